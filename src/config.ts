@@ -1,0 +1,287 @@
+/**
+ * Options → frozen config. `normalizeParseOptions` and `normalizeOptions` copy what the user passed, fill the
+ * defaults, validate every field and freeze the result; an invalid option throws `ChunkError('ERR_INVALID_OPTION')`
+ * whose message names the option, the rule and the value received.
+ */
+import { ChunkError } from './errors.js';
+
+/** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */
+export type InputFormat = 'markdown' | 'pdf' | 'transcript' | 'auto';
+/** Units a size can be measured in. */
+export type SizeUnit = 'tokens' | 'chars' | 'words';
+/** Token encodings bundled with the package (no network, ever). */
+export type TokenEncoding = 'cl100k_base' | 'o200k_base';
+/** Chunking strategies. */
+export type StrategyName = 'semantic' | 'fixed' | 'window' | 'markers' | 'turns';
+
+/** What a user may pass to `parse()`. */
+export interface ParseOptions {
+  /** Input format; default `auto` (PDF when the bytes start with `%PDF-`, Markdown otherwise). */
+  format?: InputFormat;
+  /** Fail on invalid UTF-8 with `ERR_INVALID_UTF8` instead of replacing it with U+FFFD. Default false. */
+  fatal?: boolean;
+  /** Cap on the text a Markdown parser carries between cut points. Default 16 MiB. */
+  maxBufferBytes?: number;
+  /** Size (UTF-16 units) from which a Markdown batch is cut at the next safe blank line. Default 64 KiB. */
+  batchSize?: number;
+  /** Worker threads parsing Markdown batches; 0 parses inline; `'auto'` decides from input size and cores. */
+  workers?: number | 'auto';
+  /** Cap on a PDF read from a stream (it is buffered for random access). Default 256 MiB. */
+  maxPdfBytes?: number;
+  /** Password of an encrypted PDF. */
+  password?: string;
+  /** Aborting ends the stream with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** The normalized, frozen form of `ParseOptions`. */
+export interface ParseConfig {
+  readonly format: InputFormat;
+  readonly fatal: boolean;
+  readonly maxBufferBytes: number;
+  readonly batchSize: number;
+  readonly workers: number | 'auto';
+  readonly maxPdfBytes: number;
+  readonly password: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What a user may pass to `chunk()`, `chunkText()` and the strategies. */
+export interface ChunkOptions {
+  /** Strategy; default `semantic` (structure-aware). */
+  strategy?: StrategyName;
+  /** Unit of every size option; default `tokens`. */
+  unit?: SizeUnit;
+  /** Token encoding when `unit` is `tokens`; default `cl100k_base`. */
+  encoding?: TokenEncoding;
+  /** Count user-perceived characters (grapheme clusters) instead of UTF-16 units when `unit` is `chars`. */
+  graphemes?: boolean;
+  /** Hard limit on a chunk's size (what the embedder sees). Default 512. */
+  maxSize?: number;
+  /** Size the packer aims for. Default 75% of `maxSize`. */
+  targetSize?: number;
+  /** Chunks below this are fused with a neighbour of the same section when the result fits. Default 25% of `targetSize`. */
+  minSize?: number;
+  /** Units of the previous chunk's tail repeated at the start of the next. Default 0. */
+  overlap?: number;
+  /** Heading depths that start a new section. Default `[1, 2]`. */
+  splitLevels?: number[];
+  /** Locale for sentence and word segmentation. Default `'en'`. */
+  locale?: string;
+  /** Keep a table whole when it fits; split larger ones between rows. Default true. */
+  preserveTables?: boolean;
+  /** How a table too large for one chunk is split. Only `'rows'` for now. */
+  tableSplit?: 'rows';
+  /** Never split a fenced code block; one larger than `maxSize` stands alone, flagged `oversized`. Default false. */
+  preserveCode?: boolean;
+  /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
+  contextualize?: boolean;
+  /** Id of the document; chunk ids are `${documentId}#${index}`. Default `'doc'`. */
+  documentId?: string;
+  /** Where the document came from (a path), copied to every chunk. */
+  origin?: string;
+  /** Fixed strategy: characters per chunk. */
+  fixedSize?: number;
+  /** Marker strategy: where to cut, in order of preference. Default `['\n\n']`. */
+  markers?: (string | RegExp)[];
+  /** Turn strategy: turns per window. Default 6. */
+  turnsPerChunk?: number;
+  /** Turn strategy: turns repeated between consecutive windows. Default 1. */
+  overlapTurns?: number;
+  /** Aborting ends the stream with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** The normalized, frozen form of `ChunkOptions`. */
+export interface ChunkConfig {
+  readonly strategy: StrategyName;
+  readonly unit: SizeUnit;
+  readonly encoding: TokenEncoding;
+  readonly graphemes: boolean;
+  readonly maxSize: number;
+  readonly targetSize: number;
+  readonly minSize: number;
+  readonly overlap: number;
+  readonly splitLevels: readonly number[];
+  readonly locale: string;
+  readonly preserveTables: boolean;
+  readonly tableSplit: 'rows';
+  readonly preserveCode: boolean;
+  readonly contextualize: boolean;
+  readonly documentId: string;
+  readonly origin: string | undefined;
+  readonly fixedSize: number | undefined;
+  readonly markers: readonly (string | RegExp)[];
+  readonly turnsPerChunk: number;
+  readonly overlapTurns: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'workers', 'maxPdfBytes', 'password', 'signal'];
+const CHUNK_KEYS = [
+  'strategy', 'unit', 'encoding', 'graphemes', 'maxSize', 'targetSize', 'minSize', 'overlap', 'splitLevels', 'locale',
+  'preserveTables', 'tableSplit', 'preserveCode', 'contextualize', 'documentId', 'origin', 'fixedSize', 'markers',
+  'turnsPerChunk', 'overlapTurns', 'signal',
+];
+
+/** Builds the `ERR_INVALID_OPTION` error: option, rule, value. */
+export function invalidOption(option: string, rule: string, value: unknown): ChunkError {
+  return new ChunkError('ERR_INVALID_OPTION', `Invalid option ${option}: ${rule}, got ${describe(value)}`, { option });
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof RegExp) return String(value);
+  if (typeof value === 'object' && value !== null) {
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
+  }
+  return String(value);
+}
+
+function checkKnownKeys(options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw invalidOption(key, `is not a known option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
+    }
+  }
+}
+
+function oneOf<T extends string>(option: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    throw invalidOption(option, `must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
+  }
+  return value as T;
+}
+
+function bool(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw invalidOption(option, 'must be a boolean', value);
+  return value;
+}
+
+function integer(option: string, value: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`;
+    throw invalidOption(option, `must be an integer ${range}`, value);
+  }
+  return value;
+}
+
+function signalOption(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || typeof (value as AbortSignal).aborted !== 'boolean') {
+    throw invalidOption('signal', 'must be an AbortSignal', value);
+  }
+  return value as AbortSignal;
+}
+
+function plainObject(what: string, options: unknown): object {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidOption(what, 'must be an object', options);
+  }
+  return options;
+}
+
+/** Copies, defaults, validates and freezes options for `parse()`. */
+export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
+  const o = plainObject('options', options) as ParseOptions;
+  checkKnownKeys(o, PARSE_KEYS);
+  let workers: number | 'auto' = 'auto';
+  if (o.workers !== undefined && o.workers !== 'auto') workers = integer('workers', o.workers, 0, 0, 64);
+  if (o.password !== undefined && typeof o.password !== 'string') throw invalidOption('password', 'must be a string', o.password);
+  const maxBufferBytes = integer('maxBufferBytes', o.maxBufferBytes, 16 * 1024 * 1024, 1024);
+  const batchSize = integer('batchSize', o.batchSize, 64 * 1024, 1);
+  if (batchSize > maxBufferBytes) {
+    throw invalidOption('batchSize', `must not exceed maxBufferBytes (${maxBufferBytes})`, batchSize);
+  }
+  return Object.freeze({
+    format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'auto'] as const, 'auto'),
+    fatal: bool('fatal', o.fatal, false),
+    maxBufferBytes,
+    batchSize,
+    workers,
+    maxPdfBytes: integer('maxPdfBytes', o.maxPdfBytes, 256 * 1024 * 1024, 1),
+    password: o.password,
+    signal: signalOption(o.signal),
+  });
+}
+
+/** Copies, defaults, validates and freezes options for `chunk()`, `chunkText()` and the strategies. */
+export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
+  const o = plainObject('options', options) as ChunkOptions;
+  checkKnownKeys(o, CHUNK_KEYS);
+  const maxSize = integer('maxSize', o.maxSize, 512, 1);
+  const targetSize = integer('targetSize', o.targetSize, Math.max(1, Math.floor(maxSize * 0.75)), 1);
+  if (targetSize > maxSize) throw invalidOption('targetSize', `must not exceed maxSize (${maxSize})`, targetSize);
+  const minSize = integer('minSize', o.minSize, Math.floor(targetSize / 4), 0);
+  if (minSize > targetSize) throw invalidOption('minSize', `must not exceed targetSize (${targetSize})`, minSize);
+  const overlap = integer('overlap', o.overlap, 0, 0);
+  if (overlap >= maxSize) throw invalidOption('overlap', `must be less than maxSize (${maxSize}), or no chunk could advance`, overlap);
+
+  let splitLevels: number[] = [1, 2];
+  if (o.splitLevels !== undefined) {
+    const levels = o.splitLevels as unknown;
+    if (!Array.isArray(levels) || levels.some((l) => !Number.isInteger(l) || l < 1 || l > 6)) {
+      throw invalidOption('splitLevels', 'must be an array of heading depths between 1 and 6', levels);
+    }
+    splitLevels = [...new Set(levels as number[])].sort((a, b) => a - b);
+  }
+
+  let locale = 'en';
+  if (o.locale !== undefined) {
+    try {
+      if (typeof o.locale !== 'string') throw new TypeError();
+      locale = Intl.getCanonicalLocales(o.locale)[0] ?? 'en';
+    } catch {
+      throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', o.locale);
+    }
+  }
+
+  if (o.documentId !== undefined && (typeof o.documentId !== 'string' || o.documentId === '')) {
+    throw invalidOption('documentId', 'must be a non-empty string', o.documentId);
+  }
+  if (o.origin !== undefined && typeof o.origin !== 'string') throw invalidOption('origin', 'must be a string', o.origin);
+
+  let markers: (string | RegExp)[] = ['\n\n'];
+  if (o.markers !== undefined) {
+    const m = o.markers as unknown;
+    if (!Array.isArray(m) || m.length === 0 || m.some((x) => !(x instanceof RegExp) && (typeof x !== 'string' || x === ''))) {
+      throw invalidOption('markers', 'must be a non-empty array of non-empty strings or regular expressions', m);
+    }
+    markers = [...m];
+  }
+  const turnsPerChunk = integer('turnsPerChunk', o.turnsPerChunk, 6, 1);
+  // Overlap is clamped below the window so that every window advances.
+  const overlapTurns = Math.min(integer('overlapTurns', o.overlapTurns, 1, 0), turnsPerChunk - 1);
+
+  return Object.freeze({
+    strategy: oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic'),
+    unit: oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens'),
+    encoding: oneOf('encoding', o.encoding, ['cl100k_base', 'o200k_base'] as const, 'cl100k_base'),
+    graphemes: bool('graphemes', o.graphemes, false),
+    maxSize,
+    targetSize,
+    minSize,
+    overlap,
+    splitLevels: Object.freeze(splitLevels),
+    locale,
+    preserveTables: bool('preserveTables', o.preserveTables, true),
+    tableSplit: oneOf('tableSplit', o.tableSplit, ['rows'] as const, 'rows'),
+    preserveCode: bool('preserveCode', o.preserveCode, false),
+    contextualize: bool('contextualize', o.contextualize, false),
+    documentId: o.documentId ?? 'doc',
+    origin: o.origin,
+    fixedSize: o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1),
+    markers: Object.freeze(markers),
+    turnsPerChunk,
+    overlapTurns,
+    signal: signalOption(o.signal),
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The heading stack and the stage that attaches it to every block.
+ */
+import type { HeadingTracker } from '../protocols.js';
+import type { Block, HeadingContext } from '../types.js';
+import type { Core } from './core.js';
+
+/** Joins a heading path into a breadcrumb line: `Install > Linux`. */
+export function formatBreadcrumb(path: readonly string[], separator = ' > '): string {
+  return path.join(separator);
+}
+
+/** Builds a frozen `HeadingContext` from a path and its levels. */
+export function headingContext(path: readonly string[], levels: readonly number[]): HeadingContext {
+  return Object.freeze({ path: Object.freeze([...path]), levels: Object.freeze([...levels]), breadcrumb: formatBreadcrumb(path) });
+}
+
+/** The empty heading context (before the first heading). */
+export const NO_HEADING: HeadingContext = headingContext([], []);
+
+/**
+ * The default `HeadingTracker`: a stack of (level, title). An update pops every entry whose level is at least the
+ * new one, so H1 → H2 → H2 replaces the second entry and H1 → H3 → H2 gives [H1, H2].
+ */
+export class DefaultHeadingTracker implements HeadingTracker {
+  #levels: number[] = [];
+  #titles: string[] = [];
+
+  update(level: number, text: string): void {
+    while (this.#levels.length > 0 && (this.#levels.at(-1) as number) >= level) {
+      this.#levels.pop();
+      this.#titles.pop();
+    }
+    this.#levels.push(level);
+    this.#titles.push(text);
+  }
+
+  getPath(): string[] {
+    return [...this.#titles];
+  }
+
+  getLevels(): number[] {
+    return [...this.#levels];
+  }
+
+  reset(): void {
+    this.#levels = [];
+    this.#titles = [];
+  }
+}
+
+/** Creates the core that attaches `heading: { path, levels, breadcrumb }` to every block. */
+export function createHeadingStage(tracker: HeadingTracker = new DefaultHeadingTracker()): Core<Block, Block> {
+  let context = headingContext(tracker.getPath(), tracker.getLevels());
+  return {
+    write(block) {
+      if (block.kind === 'heading') {
+        tracker.update(block.depth, block.title);
+        context = headingContext(tracker.getPath(), tracker.getLevels());
+      }
+      return [{ ...block, heading: context }];
+    },
+    end() {
+      return [];
+    },
+  };
+}

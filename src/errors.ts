@@ -1,0 +1,79 @@
+/** Every error chunkstream raises is a `ChunkError` with one of these codes. */
+export type ChunkErrorCode =
+  /** An option is missing a rule: wrong type, out of range, inconsistent with another option. */
+  | 'ERR_INVALID_OPTION'
+  /** A region of input without a usable cut point exceeded `maxBufferBytes`. */
+  | 'ERR_BUFFER_OVERFLOW'
+  /** Input is not valid UTF-8 and `fatal` was set. */
+  | 'ERR_INVALID_UTF8'
+  /** Something other than a string, Buffer or Uint8Array was written to a parser. */
+  | 'ERR_INVALID_INPUT'
+  /** The input format is unknown or not supported. */
+  | 'ERR_UNSUPPORTED_FORMAT'
+  /** A PDF needs a password that was not given or was wrong. */
+  | 'ERR_PDF_ENCRYPTED'
+  /** The bytes are not a readable PDF (truncated, corrupt, not a PDF). */
+  | 'ERR_PDF_INVALID'
+  /** A streamed PDF exceeded `maxPdfBytes`. */
+  | 'ERR_PDF_TOO_LARGE'
+  /** A conversation transcript line or record could not be read. */
+  | 'ERR_TRANSCRIPT_INVALID'
+  /** An injected part (sizer, splitter, tracker, optimizer) broke its protocol. */
+  | 'ERR_PROTOCOL'
+  /** A file could not be read. */
+  | 'ERR_READ'
+  /** A stage of a chunking run failed in an unexpected way (a bug, or a failing dependency). */
+  | 'ERR_INTERNAL';
+
+/** Context that locates an error. */
+export interface ChunkErrorContext {
+  /** The option at fault. */
+  option?: string;
+  /** Byte offset into the input, when the error concerns the raw bytes. */
+  byteOffset?: number;
+  /** UTF-16 offset into the decoded document. */
+  offset?: number;
+  /** 1-based line. */
+  line?: number;
+  /** 1-based PDF page. */
+  page?: number;
+  /** The path or origin of the document. */
+  source?: string;
+  cause?: unknown;
+}
+
+/** An error with a stable `code` and the context that locates it. */
+export class ChunkError extends Error {
+  readonly code: ChunkErrorCode;
+  readonly option?: string;
+  readonly byteOffset?: number;
+  readonly offset?: number;
+  readonly line?: number;
+  readonly page?: number;
+  readonly source?: string;
+
+  constructor(code: ChunkErrorCode, message: string, context: ChunkErrorContext = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.name = 'ChunkError';
+    this.code = code;
+    if (context.option !== undefined) this.option = context.option;
+    if (context.byteOffset !== undefined) this.byteOffset = context.byteOffset;
+    if (context.offset !== undefined) this.offset = context.offset;
+    if (context.line !== undefined) this.line = context.line;
+    if (context.page !== undefined) this.page = context.page;
+    if (context.source !== undefined) this.source = context.source;
+  }
+}
+
+/** True when `error` is a `ChunkError` (optionally with the given code). */
+export function isChunkError(error: unknown, code?: ChunkErrorCode): error is ChunkError {
+  return error instanceof ChunkError && (code === undefined || error.code === code);
+}
+
+/** Wraps anything thrown by a dependency into a `ChunkError`, keeping a `ChunkError` or an `AbortError` as is. */
+export function toChunkError(error: unknown, code: ChunkErrorCode = 'ERR_INTERNAL', context: ChunkErrorContext = {}): Error {
+  if (error instanceof ChunkError) return error;
+  if (error instanceof Error && error.name === 'AbortError') return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ChunkError(code, message, { ...context, cause: error });
+}

@@ -1,0 +1,210 @@
+/**
+ * Data shapes shared by every stage: blocks coming out of a parser, chunks coming out of a chunker, and the
+ * statistics of a run. Offsets are UTF-16 indices (JavaScript string indices) into the whole decoded document;
+ * lines are 1-based.
+ */
+
+/** Every kind of block a parser emits. */
+export type BlockKind =
+  | 'heading'
+  | 'paragraph'
+  | 'code'
+  | 'table'
+  | 'list'
+  | 'blockquote'
+  | 'html'
+  | 'math'
+  | 'thematicBreak'
+  | 'frontmatter'
+  | 'definition';
+
+/** A half-open range `[start, end)` of UTF-16 offsets. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The heading stack in force at some point of a document. */
+export interface HeadingContext {
+  /** Heading titles, outermost first: `['Install', 'Linux']`. */
+  readonly path: readonly string[];
+  /** The depth (1–6) of each entry of `path`. */
+  readonly levels: readonly number[];
+  /** `path` joined with `' > '`: `'Install > Linux'`. */
+  readonly breadcrumb: string;
+}
+
+/** Inline features found inside a block (images, formulas, nested code), filled by the parser. */
+export interface BlockFeatures {
+  /** Sources of images (`![alt](src)`, `<img src>`), in order. */
+  readonly images?: readonly string[];
+  /** True when the block holds math (`$…$`, `$$…$$`). */
+  readonly math?: boolean;
+  /** Languages of code blocks nested in this block (`''` for a fence without info string). */
+  readonly codeLangs?: readonly string[];
+  /** True when a table is nested in this block (in a list item or a quote). */
+  readonly table?: boolean;
+  /** True when a list is nested in this block (in a quote). */
+  readonly list?: boolean;
+}
+
+/** Fields every block has. */
+export interface BlockBase {
+  readonly kind: BlockKind;
+  /** The exact source slice: `documentText.slice(start, end)`. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** 1-based page the block came from (PDF only). */
+  readonly page?: number;
+  /** Last page the block touches, when it spans pages (PDF only). */
+  readonly pageEnd?: number;
+  /** Attached by `trackHeadings()`. */
+  readonly heading?: HeadingContext;
+  readonly features?: BlockFeatures;
+}
+
+/** An ATX (`## Title`) or setext (`Title\n===`) heading. */
+export interface HeadingBlock extends BlockBase {
+  readonly kind: 'heading';
+  readonly depth: 1 | 2 | 3 | 4 | 5 | 6;
+  /** Plain text of the heading, markup removed. */
+  readonly title: string;
+}
+
+/** A fenced or indented code block. */
+export interface CodeBlock extends BlockBase {
+  readonly kind: 'code';
+  /** First word of the info string, or `null`. */
+  readonly lang: string | null;
+  /** Rest of the info string, or `null`. */
+  readonly meta: string | null;
+  /** The opening fence (```` ``` ````, `~~~~`), or `null` for an indented block. */
+  readonly fence: string | null;
+}
+
+/** A GFM table. */
+export interface TableBlock extends BlockBase {
+  readonly kind: 'table';
+  /** Each row's offsets, header row first; the delimiter row is not a row. */
+  readonly rows: readonly Span[];
+  /** The delimiter row (`| --- | :-: |`). */
+  readonly delimiterRow: Span;
+}
+
+/** One list item and the items of lists nested directly inside it. */
+export interface ListItemSpan extends Span {
+  readonly items: readonly ListItemSpan[];
+}
+
+/** A bullet or ordered list. */
+export interface ListBlock extends BlockBase {
+  readonly kind: 'list';
+  readonly ordered: boolean;
+  /** Top-level items, each with its nested items. */
+  readonly items: readonly ListItemSpan[];
+}
+
+/** A block with no kind-specific fields. */
+export interface PlainBlock extends BlockBase {
+  readonly kind: 'paragraph' | 'blockquote' | 'html' | 'math' | 'thematicBreak' | 'frontmatter' | 'definition';
+}
+
+/** A typed block of a document, as emitted by `parse()`. */
+export type Block = HeadingBlock | CodeBlock | TableBlock | ListBlock | PlainBlock;
+
+/** What a chunk contains, for filtering at retrieval time. */
+export interface ChunkMetadata {
+  readonly hasCode: boolean;
+  readonly hasTable: boolean;
+  readonly hasList: boolean;
+  readonly hasImage: boolean;
+  readonly hasFormula: boolean;
+  /** True when the chunk is a piece of a block that was cut. */
+  readonly isSplit: boolean;
+  /** Kinds of the blocks the chunk touches, in order of first appearance. */
+  readonly kinds: readonly BlockKind[];
+  /** Languages of the code in the chunk. */
+  readonly languages: readonly string[];
+  /** Image sources in the chunk. */
+  readonly images: readonly string[];
+  /** Set when the chunk exceeds `maxSize`: why it was allowed to. */
+  readonly oversizedReason?: string;
+  /** Set when a table row or list item had to go through the TextSplitter. */
+  readonly fallback?: 'text-splitter';
+}
+
+/** One retrieval chunk. */
+export interface Chunk {
+  /** Stable id: `${documentId}#${index}`. */
+  readonly id: string;
+  readonly documentId: string;
+  /** Where the document came from (a path, a URL), when known. */
+  readonly origin?: string;
+  /** 0-based position of the chunk in its document. */
+  readonly index: number;
+  /** The exact source slice: `documentText.slice(start, end)`. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Text added before `text` for the embedder (a repeated table header, a re-opened fence). Never part of the source slice. */
+  readonly prefix: string;
+  /** Text added after `text` for the embedder (a closing fence). */
+  readonly suffix: string;
+  readonly heading: HeadingContext;
+  readonly pageStart?: number;
+  readonly pageEnd?: number;
+  readonly metadata: ChunkMetadata;
+  /** Size in the configured unit, counting what the embedder sees. */
+  readonly size: number;
+  readonly charCount: number;
+  readonly wordCount: number;
+  /** Hex sha-256 of `text`, for dedupe. */
+  readonly hash: string;
+  /** True when the chunk exceeds `maxSize` because the user asked to keep an element whole. */
+  readonly oversized?: boolean;
+  /** Breadcrumb line, prefix, text and suffix: what to send to the embedding model. Set with `contextualize`. */
+  readonly embedText?: string;
+  /** First and last turn index of a conversation chunk (turn strategy only). */
+  readonly startTurn?: number;
+  readonly endTurn?: number;
+}
+
+/** Summary figures of a chunking run. */
+export interface ChunkStatistics {
+  readonly documents: number;
+  readonly chunks: number;
+  /** Sum of chunk sizes, in the unit. */
+  readonly totalSize: number;
+  readonly averageSize: number;
+  readonly minSize: number;
+  readonly maxSize: number;
+  /** Chunks above `maxSize` (only allowed for elements kept whole on request). */
+  readonly oversized: number;
+  /** Why chunks were oversized, with counts. */
+  readonly oversizedReasons: Readonly<Record<string, number>>;
+  /** Chunks below `minSize` that could not be fused with a neighbour. */
+  readonly undersized: number;
+  /** Pages read (PDF only). */
+  readonly pages?: number;
+  /** True when a PDF had pages without a text layer. */
+  readonly needsOcr?: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** What the synchronous and promise APIs return. */
+export interface ChunkingResult {
+  readonly chunks: Chunk[];
+  readonly statistics: ChunkStatistics;
+}
+
+/** One document for the strategy chunkers. */
+export interface Source {
+  readonly id: string;
+  readonly origin?: string;
+  readonly text: string;
+}
