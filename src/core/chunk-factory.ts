@@ -1,0 +1,109 @@
+/**
+ * Builds finished `Chunk` objects from drafts, so that every strategy fills ids, counts and hashes the same way.
+ */
+import { createHash } from 'node:crypto';
+import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
+import { NO_HEADING } from './heading-tracker.js';
+
+/** What a strategy knows about a chunk before it is numbered. */
+export interface ChunkDraft {
+  text: string;
+  start: number;
+  end: number;
+  startLine: number;
+  endLine: number;
+  size: number;
+  heading?: HeadingContext;
+  prefix?: string;
+  suffix?: string;
+  pageStart?: number;
+  pageEnd?: number;
+  metadata?: Partial<ChunkMetadata>;
+  oversized?: boolean;
+  embedText?: string;
+  startTurn?: number;
+  endTurn?: number;
+}
+
+/** Where a chunk belongs. */
+export interface ChunkOwner {
+  documentId: string;
+  origin?: string | undefined;
+}
+
+/** Metadata with every flag off. */
+export const EMPTY_METADATA: ChunkMetadata = Object.freeze({
+  hasCode: false,
+  hasTable: false,
+  hasList: false,
+  hasImage: false,
+  hasFormula: false,
+  isSplit: false,
+  kinds: Object.freeze([]),
+  languages: Object.freeze([]),
+  images: Object.freeze([]),
+});
+
+/** Hex sha-256 of a text. */
+export function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Whitespace-separated words: cheap, and what most users mean by "word count" for Latin scripts. */
+export function countWords(text: string): number {
+  const m = text.match(/\S+/g);
+  return m === null ? 0 : m.length;
+}
+
+/** Numbers a draft and fills id, counts and hash. */
+export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number): Chunk {
+  const chunk: Record<string, unknown> = {
+    id: `${owner.documentId}#${index}`,
+    documentId: owner.documentId,
+  };
+  if (owner.origin !== undefined) chunk.origin = owner.origin;
+  Object.assign(chunk, {
+    index,
+    text: draft.text,
+    start: draft.start,
+    end: draft.end,
+    startLine: draft.startLine,
+    endLine: draft.endLine,
+    prefix: draft.prefix ?? '',
+    suffix: draft.suffix ?? '',
+    heading: draft.heading ?? NO_HEADING,
+  });
+  if (draft.pageStart !== undefined) chunk.pageStart = draft.pageStart;
+  if (draft.pageEnd !== undefined) chunk.pageEnd = draft.pageEnd;
+  Object.assign(chunk, {
+    metadata: { ...EMPTY_METADATA, ...draft.metadata },
+    size: draft.size,
+    charCount: draft.text.length,
+    wordCount: countWords(draft.text),
+    hash: hashText(draft.text),
+  });
+  if (draft.oversized) chunk.oversized = true;
+  if (draft.embedText !== undefined) chunk.embedText = draft.embedText;
+  if (draft.startTurn !== undefined) chunk.startTurn = draft.startTurn;
+  if (draft.endTurn !== undefined) chunk.endTurn = draft.endTurn;
+  return chunk as unknown as Chunk;
+}
+
+/** Maps offsets of one text to 1-based line numbers (`\n`, `\r\n` and lone `\r` end a line). */
+export function createLineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
