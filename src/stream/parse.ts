@@ -29,7 +29,8 @@ async function deferredReader(format: 'pdf' | 'transcript'): Promise<DeferredRea
     const { readPdfBlocks } = await import('../parsers/pdf.js');
     return readPdfBlocks;
   }
-  throw new ChunkError('ERR_UNSUPPORTED_FORMAT', `Format '${format}' is not supported by parse()`);
+  const { readTranscriptBlocks } = await import('../parsers/transcript.js');
+  return readTranscriptBlocks;
 }
 
 /** The parse stage as a Transform: Buffers or strings in, `Block` objects out. */
@@ -111,6 +112,11 @@ class ParseTransform extends Transform {
   #hold(input: string | Uint8Array): void {
     const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
     this.#heldBytes += bytes.length;
+    if (this.#format === 'transcript' && this.#heldBytes > this.#config.maxBufferBytes) {
+      throw new ChunkError('ERR_BUFFER_OVERFLOW', `Transcript input exceeds maxBufferBytes (${this.#config.maxBufferBytes} bytes)`, {
+        byteOffset: this.#config.maxBufferBytes,
+      });
+    }
     if (this.#format === 'pdf' && this.#heldBytes > this.#config.maxPdfBytes) {
       throw new ChunkError('ERR_PDF_TOO_LARGE', `PDF input exceeds maxPdfBytes (${this.#config.maxPdfBytes} bytes); raise maxPdfBytes or pass a file path`, {
         byteOffset: this.#config.maxPdfBytes,
