@@ -20,6 +20,7 @@ function checkBlocks(text: string, blocks: Block[]): void {
   for (const b of blocks) {
     if (text.slice(b.start, b.end) !== b.text) throw new Error(`inexact slice at ${b.start}`);
     if (b.start < previousEnd) throw new Error(`overlap or disorder at ${b.start}`);
+    if (b.gapBefore !== text.slice(previousEnd, b.start)) throw new Error(`gapBefore of the block at ${b.start} is not the text since the previous block`);
     previousEnd = b.end;
     covered.fill(1, b.start, b.end);
   }
