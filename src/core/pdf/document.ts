@@ -3,7 +3,8 @@
  *
  * The extracted document text is the text of every emitted block, in order, joined by `PDF_BLOCK_SEPARATOR`
  * (`"\n\n"`): block `i` starts two characters after block `i - 1` ends, so `text.slice(b.start, b.end) === b.text`
- * and `startLine`/`endLine` count the line breaks of that text (1-based). Offsets are computed as blocks are emitted;
+ * and `startLine`/`endLine` count the line breaks of that text (1-based); `gapBefore` is `"\n\n"` (`''` for the first
+ * block). Offsets are computed as blocks are emitted;
  * the assembler never holds the document text.
  *
  * Memory is bounded by a window of pages: a page is laid out once `window` later pages have been written, so that
@@ -78,7 +79,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
 
   const emit = (o: OpenUnit): Block => {
     const start = offset;
-    const base = { start, page: o.page, ...(o.pageEnd !== o.page ? { pageEnd: o.pageEnd } : {}) };
+    const gapBefore = start === 0 ? '' : PDF_BLOCK_SEPARATOR;
+    const base = { start, page: o.page, ...(o.pageEnd !== o.page ? { pageEnd: o.pageEnd } : {}), gapBefore };
     let block: Block;
     const u = o.unit;
     if (u.kind === 'list') {

@@ -10,11 +10,14 @@ export const FURNITURE_ZONE = 3;
 /** How far (in points) the same header may move between pages. */
 const Y_TOLERANCE = 4;
 
+/** A well-formed roman numeral below 400 (front matter page numbers). */
+const ROMAN = /^(?=[cxlvi])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
+
 /** The text a running line is compared by: lower case, digits as `#`, letters and digits only. */
 export function furnitureKey(text: string): string {
   const lower = text.toLowerCase().trim();
   // Front matter is numbered in roman numerals; only a line that is nothing else counts as one.
-  if (/^[ivxlc]+$/.test(lower)) return '#';
+  if (ROMAN.test(lower)) return '#';
   return lower.replace(/\p{Nd}+/gu, '#').replace(/[^\p{L}#]+/gu, '');
 }
 
