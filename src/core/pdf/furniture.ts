@@ -25,6 +25,8 @@ export function furnitureKey(text: string): string {
 export interface FurnitureCandidate {
   readonly key: string;
   readonly y: number;
+  /** No other fragment shares its baseline. */
+  readonly alone: boolean;
 }
 
 /** The outermost lines of a page: the `FURNITURE_ZONE` highest and lowest baselines. */
@@ -33,11 +35,13 @@ export function furnitureCandidates(lines: readonly PdfLine[]): FurnitureCandida
   if (ys.length === 0) return [];
   const top = ys[Math.min(FURNITURE_ZONE, ys.length) - 1] as number;
   const bottom = ys[Math.max(0, ys.length - FURNITURE_ZONE)] as number;
+  const perBaseline = new Map<number, number>();
+  for (const line of lines) perBaseline.set(Math.round(line.y), (perBaseline.get(Math.round(line.y)) ?? 0) + 1);
   const out: FurnitureCandidate[] = [];
   for (const line of lines) {
     const y = Math.round(line.y);
     if (y < top && y > bottom) continue;
-    out.push({ key: furnitureKey(line.text), y: line.y });
+    out.push({ key: furnitureKey(line.text), y: line.y, alone: ys.length > 1 && perBaseline.get(y) === 1 });
   }
   return out;
 }
@@ -54,7 +58,11 @@ export interface FurnitureOptions {
 export interface FurnitureDetector {
   /** Records the candidates of a page; pages must be recorded in order. */
   record(page: number, candidates: readonly FurnitureCandidate[]): void;
-  /** True when `line` of `page` repeats on enough pages of the window. Pages below `page - window` are forgotten. */
+  /**
+   * True when `line` of `page` repeats on enough pages of the window, or is a page number alone on its line among
+   * the page's top or bottom lines.
+   * Pages below `page - window` are forgotten.
+   */
   isFurniture(page: number, line: PdfLine): boolean;
 }
 
@@ -69,8 +77,10 @@ export function createFurnitureDetector(options: FurnitureOptions): FurnitureDet
       for (const p of pages.keys()) if (p < page - options.window) pages.delete(p);
       const key = furnitureKey(line.text);
       if (key.length === 0 && line.text.length > 12) return false;
-      const own = pages.get(page);
-      if (own === undefined || !own.some((c) => c.key === key && Math.abs(c.y - line.y) < 0.5)) return false;
+      const own = pages.get(page)?.find((c) => c.key === key && Math.abs(c.y - line.y) < 0.5);
+      if (own === undefined) return false;
+      // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that).
+      if (key === '#' && own.alone) return true;
       let seen = 1;
       for (const [p, candidates] of pages) {
         if (p === page || Math.abs(p - page) > options.window) continue;

@@ -1,11 +1,13 @@
 /**
  * Lines → block text. Soft-wrapped lines are joined with a space; lines of code (fixed-pitch fonts) and table-like
- * rows keep their line breaks. A word hyphenated across a line break is joined only when the joined word is a word
- * of the document; otherwise the hyphen stays (`self-` + `made` → `self-made`).
+ * rows keep their line breaks. A word hyphenated across a line break (`infor-` + `mation`) is joined when the joined
+ * word is a word of the document, or when the piece before the hyphen is no word of its own (`discov-` + `ered`). The
+ * hyphen stays when the document writes the compound with a hyphen elsewhere, or when the first piece is a word of
+ * four letters or more (`self-` + `made` → `self-made`).
  */
 import type { PdfLine } from './types.js';
 
-/** Tells whether a lower-case word is known (seen whole in the document). */
+/** Tells whether a lower-case word, or a hyphenated compound (`self-made`), was seen whole in the document. */
 export type Vocabulary = (word: string) => boolean;
 
 const HYPHENATED = /(\p{L}+)-$/u;
@@ -36,13 +38,28 @@ function separator(previous: PdfLine, line: PdfLine, knows: Vocabulary, keepBrea
     const hyphen = HYPHENATED.exec(text.slice(-64));
     const next = LEADING_WORD.exec(line.text);
     if (hyphen !== null && next !== null && !text.endsWith('--')) {
-      return knows(`${hyphen[1]}${next[0]}`.toLowerCase()) ? null : '';
+      const head = (hyphen[1] as string).toLowerCase();
+      const tail = next[0].toLowerCase();
+      if (knows(head + tail)) return null;
+      if (knows(`${head}-${tail}`) || (head.length >= 4 && knows(head))) return '';
+      return null;
     }
   }
   return ' ';
 }
 
-/** The words of a line, lower-cased, for the vocabulary hyphenated words are checked against. */
+/**
+ * The words of a line, lower-cased, for the vocabulary hyphenated words are checked against: each word of two
+ * letters or more, and each hyphenated compound whole. A piece hyphenated at the end of the line is no word.
+ */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
+  const body = text.replace(/\p{L}+-$/u, '').toLowerCase();
+  const out: string[] = [];
+  for (const token of body.match(/\p{L}+(?:-\p{L}+)*/gu) ?? []) {
+    if (token.includes('-')) {
+      out.push(token);
+      for (const part of token.split('-')) if (part.length >= 2) out.push(part);
+    } else if (token.length >= 2) out.push(token);
+  }
+  return out;
 }

@@ -31,6 +31,13 @@ describe('createFurnitureDetector', () => {
     expect(detector.isFurniture(3, line('Same words', 90, 610))).toBe(false);
   });
 
+  it('takes a page number alone on its line at the edge of a page without evidence, not one beside other text', () => {
+    const detector = createFurnitureDetector({ window: 3, minPages: 3 });
+    const lines = [line('Chapter text', 90, 700), line('more', 90, 688), line('x = y', 90, 52), line('(3)', 400, 52), line('21', 300, 40)];
+    detector.record(1, furnitureCandidates(lines));
+    expect(lines.filter((l) => detector.isFurniture(1, l)).map((l) => l.text)).toEqual(['21']);
+  });
+
   it('needs minPages pages of evidence', () => {
     const detector = createFurnitureDetector({ window: 3, minPages: 3 });
     detector.record(1, furnitureCandidates(page(1)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { joinLines, wordsOf } from '../../../src/core/pdf/text.js';
 import { line } from '../../support/pdf-lines.js';
 
-const vocabulary = new Set(['information', 'tracemonkey']);
+const vocabulary = new Set(['information', 'tracemonkey', 'self', 'made', 'inter-procedural', 'in']);
 const knows = (w: string) => vocabulary.has(w);
 
 describe('joinLines', () => {
@@ -15,8 +15,14 @@ describe('joinLines', () => {
     expect(joinLines([line('Trace-', 0, 100), line('Monkey runs', 0, 88)], knows)).toBe('TraceMonkey runs');
   });
 
-  it('keeps the hyphen of a word it does not know, without a space', () => {
+  it('keeps the hyphen of a compound, without a space', () => {
     expect(joinLines([line('a self-', 0, 100), line('made man', 0, 88)], knows)).toBe('a self-made man');
+    expect(joinLines([line('cheap inter-', 0, 100), line('procedural', 0, 88)], knows)).toBe('cheap inter-procedural');
+  });
+
+  it('joins a word whose first piece is no word of its own', () => {
+    expect(joinLines([line('lazily discov-', 0, 100), line('ered paths', 0, 88)], knows)).toBe('lazily discovered paths');
+    expect(joinLines([line('in-', 0, 100), line('formation', 0, 88)], knows)).toBe('information');
   });
 
   it('does not treat a dash or a hyphen before a number as a broken word', () => {
@@ -33,7 +39,7 @@ describe('joinLines', () => {
 });
 
 describe('wordsOf', () => {
-  it('lower-cases words of two letters or more', () => {
-    expect(wordsOf('The Über-cool a X9 café')).toEqual(['the', 'über', 'cool', 'café']);
+  it('lower-cases words of two letters or more, keeps compounds whole, and skips a piece hyphenated at the end', () => {
+    expect(wordsOf('The Über-cool a X9 café infor-')).toEqual(['the', 'über-cool', 'über', 'cool', 'café']);
   });
 });
