@@ -88,7 +88,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       const texts: string[] = [];
       let at = start;
       for (const item of u.items) {
-        const text = joinLines(item, knows);
+        // An item is one line of the list text: its own lines are joined with spaces.
+        const text = joinLines(item, knows, false);
         items.push({ start: at, end: at + text.length, items: [] });
         texts.push(text);
         at += text.length + 1;
