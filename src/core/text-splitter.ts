@@ -1,0 +1,200 @@
+/**
+ * The fallback that cuts a text too large for one chunk into spans that each fit.
+ *
+ * Boundary levels, largest first: paragraphs (blank lines), sentences, whitespace-separated words, dictionary
+ * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A piece that fits `maxSize`
+ * stays whole; only a piece over it is cut at the next level down. The pieces are then packed greedily, in order,
+ * into spans of up to `targetSize`, never above `maxSize`.
+ *
+ * Each piece is measured once, together with the whitespace before it, and the packer adds those sizes (exact
+ * for characters and words, and for tokens wherever the whitespace before a word starts its first token). Each
+ * finished span is measured once more; a span the sizer finds over `maxSize` anyway gives back pieces from its
+ * tail until it fits. Segmentation only ever sees bounded windows (see `segment-windows.ts`).
+ */
+import { invalidOption } from '../config.js';
+import type { Sizer, TextSplitter } from '../protocols.js';
+import type { Span } from '../types.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from './segment-windows.js';
+
+/** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */
+export interface TextSplitterConfig {
+  readonly sizer: Sizer;
+  /** BCP 47 tag for sentence and word segmentation. Default `'en'`. */
+  readonly locale?: string;
+}
+
+const PARAGRAPH = 0;
+const SENTENCE = 1;
+const SPACED_WORD = 2;
+const WORD = 3;
+const GRAPHEME = 4;
+
+/** A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it included. */
+interface Piece {
+  readonly start: number;
+  readonly end: number;
+  readonly gapStart: number;
+  readonly size: number;
+}
+
+interface Segmenters {
+  readonly sentence: Intl.Segmenter;
+  readonly word: Intl.Segmenter;
+  readonly grapheme: Intl.Segmenter;
+}
+
+/**
+ * A `TextSplitter` whose `split(text, maxSize, targetSize = maxSize)` returns spans `{ start, end }` into `text`:
+ * in order, disjoint, trimmed of whitespace, covering every non-whitespace character, each measuring at most
+ * `maxSize`, never cutting a grapheme cluster. The one exception to the size: a single grapheme cluster that
+ * alone measures over `maxSize` (a long emoji sequence under a tiny limit) cannot be cut and comes back as its
+ * own span; the caller measures it and flags the chunk.
+ */
+export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
+  const { sizer } = config;
+  if (sizer === null || typeof sizer !== 'object' || typeof sizer.size !== 'function') {
+    throw invalidOption('sizer', 'must be an object with a size(text) method', sizer);
+  }
+  const locale = config.locale ?? 'en';
+  let segmenters: Segmenters;
+  try {
+    segmenters = {
+      sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
+      word: new Intl.Segmenter(locale, { granularity: 'word' }),
+      grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
+    };
+  } catch {
+    throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
+  }
+  return {
+    split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
+      if (typeof text !== 'string') throw invalidOption('text', 'must be a string', text);
+      if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
+        throw invalidOption('maxSize', 'must be a number > 0', maxSize);
+      }
+      if (typeof targetSize !== 'number' || Number.isNaN(targetSize) || targetSize <= 0) {
+        throw invalidOption('targetSize', 'must be a number > 0', targetSize);
+      }
+      const pieces = cutPieces(text, maxSize, sizer, segmenters);
+      return pack(text, pieces, maxSize, Math.min(targetSize, maxSize), sizer);
+    },
+  };
+}
+
+/** Cuts `text` into the largest pieces that fit `maxSize`, going down a level only for a piece that does not. */
+function cutPieces(text: string, maxSize: number, sizer: Sizer, segmenters: Segmenters): Piece[] {
+  const pieces: Piece[] = [];
+  let lastEnd = -1;
+
+  const add = (start: number, end: number, level: number, knownSize?: number): void => {
+    const gapStart = lastEnd < 0 ? start : lastEnd;
+    const size = knownSize ?? sizer.size(text.slice(gapStart, end));
+    // `!(size > maxSize)` would let NaN through; a sizer that returns NaN gets its text cut to clusters instead.
+    if (size <= maxSize || level === GRAPHEME) {
+      pieces.push({ start, end, gapStart, size });
+      lastEnd = end;
+      return;
+    }
+    const below = subranges(text, start, end, level + 1, segmenters);
+    if (below.length === 1 && below[0]!.start === start && below[0]!.end === end) {
+      add(start, end, level + 1, size);
+      return;
+    }
+    for (const range of below) add(range.start, range.end, level + 1);
+  };
+
+  for (const range of subranges(text, 0, text.length, PARAGRAPH, segmenters)) add(range.start, range.end, PARAGRAPH);
+  return pieces;
+}
+
+/** The trimmed, non-empty ranges of `[start, end)` at `level`, in order, each starting and ending between clusters. */
+function subranges(text: string, start: number, end: number, level: number, segmenters: Segmenters): Span[] {
+  const out: Span[] = [];
+  const g = segmenters.grapheme;
+  // Trimming moves an edge next to whitespace, where a combining mark (after) or a prepended mark (before) may
+  // hold the cluster together: such an edge moves out to the cluster's own edge, and the cluster stays whole.
+  const push = (s: number, e: number, checkEdges: boolean): void => {
+    const s0 = s;
+    const e0 = e;
+    while (s < e && isSpaceCode(text.charCodeAt(s))) s++;
+    while (e > s && isSpaceCode(text.charCodeAt(e - 1))) e--;
+    if (s >= e) return;
+    if (checkEdges || s !== s0) s = boundaryAtOrBefore(text, s, g);
+    if (checkEdges || e !== e0) e = boundaryAtOrAfter(text, e, g);
+    const last = out[out.length - 1];
+    if (last !== undefined && s < last.end) {
+      out[out.length - 1] = { start: last.start, end: Math.max(last.end, e) };
+    } else {
+      out.push({ start: s, end: e });
+    }
+  };
+  switch (level) {
+    case PARAGRAPH: {
+      const blankLine = /\n[^\S\n]*\n/g;
+      let from = start;
+      for (let m = blankLine.exec(text); m !== null; m = blankLine.exec(text)) {
+        push(from, m.index, true);
+        from = m.index + m[0].length;
+      }
+      push(from, end, true);
+      break;
+    }
+    case SENTENCE:
+      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, false));
+      break;
+    case SPACED_WORD: {
+      const run = /\S+/g;
+      run.lastIndex = start;
+      for (let m = run.exec(text); m !== null && m.index < end; m = run.exec(text)) {
+        push(m.index, Math.min(m.index + m[0].length, end), true);
+      }
+      break;
+    }
+    case WORD:
+      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, false));
+      break;
+    default:
+      segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false));
+  }
+  return out;
+}
+
+/**
+ * Packs consecutive pieces into spans of up to `targetSize` by the sum of their sizes, then measures each span
+ * once; one the sizer finds over `maxSize` keeps the longest prefix of its pieces that fits (one piece at least,
+ * so every span advances).
+ */
+function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer): Span[] {
+  const spans: Span[] = [];
+  const fits = (first: number, count: number): boolean =>
+    sizer.size(text.slice(pieces[first]!.start, pieces[first + count - 1]!.end)) <= maxSize;
+  let i = 0;
+  while (i < pieces.length) {
+    const first = pieces[i]!;
+    // The first piece of a span goes without the whitespace before it.
+    let estimate = first.gapStart === first.start ? first.size : sizer.size(text.slice(first.start, first.end));
+    let j = i + 1;
+    while (j < pieces.length && estimate + pieces[j]!.size <= targetSize) {
+      estimate += pieces[j]!.size;
+      j++;
+    }
+    let count = j - i;
+    if (count > 1 && !fits(i, count)) count = longestFittingPrefix(i, count, fits);
+    spans.push({ start: first.start, end: pieces[i + count - 1]!.end });
+    i += count;
+  }
+  return spans;
+}
+
+/** Largest `k < count` (at least 1) for which the first `k` pieces fit: the tail piece alone first, then bisection. */
+function longestFittingPrefix(first: number, count: number, fits: (first: number, count: number) => boolean): number {
+  if (count - 1 <= 1 || fits(first, count - 1)) return count - 1;
+  let lo = 1;
+  let hi = count - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(first, mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
