@@ -29,12 +29,16 @@ const SPACED_WORD = 2;
 const WORD = 3;
 const GRAPHEME = 4;
 
-/** A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it included. */
+/**
+ * A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
+ * included; `level` is the boundary level it was cut at.
+ */
 interface Piece {
   readonly start: number;
   readonly end: number;
   readonly gapStart: number;
   readonly size: number;
+  readonly level: number;
 }
 
 interface Segmenters {
@@ -75,23 +79,35 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
       if (typeof targetSize !== 'number' || Number.isNaN(targetSize) || targetSize <= 0) {
         throw invalidOption('targetSize', 'must be a number > 0', targetSize);
       }
-      const pieces = cutPieces(text, maxSize, sizer, segmenters);
-      return pack(text, pieces, maxSize, Math.min(targetSize, maxSize), sizer);
+      const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
+      const pieces = cutPieces(text, paragraphs, PARAGRAPH, -1, maxSize, sizer, segmenters);
+      return pack(text, pieces, maxSize, Math.min(targetSize, maxSize), sizer, segmenters);
     },
   };
 }
 
-/** Cuts `text` into the largest pieces that fit `maxSize`, going down a level only for a piece that does not. */
-function cutPieces(text: string, maxSize: number, sizer: Sizer, segmenters: Segmenters): Piece[] {
+/**
+ * Cuts `text` into the largest pieces that fit `maxSize`, going down a level only for a piece that does not.
+ * `ranges` are cut at `level`; `gapStart` is where the whitespace before the first of them begins.
+ */
+function cutPieces(
+  text: string,
+  ranges: readonly Span[],
+  level: number,
+  gapStart: number,
+  maxSize: number,
+  sizer: Sizer,
+  segmenters: Segmenters,
+): Piece[] {
   const pieces: Piece[] = [];
-  let lastEnd = -1;
+  let lastEnd = gapStart;
 
   const add = (start: number, end: number, level: number, knownSize?: number): void => {
-    const gapStart = lastEnd < 0 ? start : lastEnd;
-    const size = knownSize ?? sizer.size(text.slice(gapStart, end));
-    // `!(size > maxSize)` would let NaN through; a sizer that returns NaN gets its text cut to clusters instead.
+    const gap = lastEnd < 0 ? start : lastEnd;
+    const size = knownSize ?? sizer.size(text.slice(gap, end));
+    // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
     if (size <= maxSize || level === GRAPHEME) {
-      pieces.push({ start, end, gapStart, size });
+      pieces.push({ start, end, gapStart: gap, size, level });
       lastEnd = end;
       return;
     }
@@ -103,7 +119,7 @@ function cutPieces(text: string, maxSize: number, sizer: Sizer, segmenters: Segm
     for (const range of below) add(range.start, range.end, level + 1);
   };
 
-  for (const range of subranges(text, 0, text.length, PARAGRAPH, segmenters)) add(range.start, range.end, PARAGRAPH);
+  for (const range of ranges) add(range.start, range.end, level);
   return pieces;
 }
 
@@ -164,7 +180,7 @@ function subranges(text: string, start: number, end: number, level: number, segm
  * once; one the sizer finds over `maxSize` keeps the longest prefix of its pieces that fits (one piece at least,
  * so every span advances).
  */
-function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer): Span[] {
+function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
   const spans: Span[] = [];
   const fits = (first: number, count: number): boolean =>
     sizer.size(text.slice(pieces[first]!.start, pieces[first + count - 1]!.end)) <= maxSize;
@@ -172,7 +188,15 @@ function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number
   while (i < pieces.length) {
     const first = pieces[i]!;
     // The first piece of a span goes without the whitespace before it.
-    let estimate = first.gapStart === first.start ? first.size : sizer.size(text.slice(first.start, first.end));
+    const alone = first.gapStart === first.start ? first.size : sizer.size(text.slice(first.start, first.end));
+    if (!(alone <= maxSize) && first.level < GRAPHEME) {
+      // It fitted with the whitespace before it but not alone (a word that is one token after a space and two
+      // without): cut it at the next level down, in place. Each round goes one level deeper, so this ends.
+      const below = subranges(text, first.start, first.end, first.level + 1, segmenters);
+      pieces.splice(i, 1, ...cutPieces(text, below, first.level + 1, first.gapStart, maxSize, sizer, segmenters));
+      continue;
+    }
+    let estimate = alone;
     let j = i + 1;
     while (j < pieces.length && estimate + pieces[j]!.size <= targetSize) {
       estimate += pieces[j]!.size;
