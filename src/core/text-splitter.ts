@@ -3,7 +3,9 @@
  *
  * Boundary levels, largest first: paragraphs (blank lines), sentences, whitespace-separated words, dictionary
  * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A piece that fits `maxSize`
- * stays whole; only a piece over it is cut at the next level down. The pieces are then packed greedily, in order,
+ * stays whole; only a piece over it is cut at the next level down. A word too large for `maxSize` is cut into
+ * runs of grapheme clusters, each the longest that fits the target (a few measurements per run, galloping
+ * then bisecting over cluster boundaries, since one cluster alone says little about the tokens of many). The pieces are then packed greedily, in order,
  * into spans of up to `targetSize`, never above `maxSize`.
  *
  * Each piece is measured once, together with the whitespace before it, and the packer adds those sizes (exact
@@ -27,7 +29,9 @@ const PARAGRAPH = 0;
 const SENTENCE = 1;
 const SPACED_WORD = 2;
 const WORD = 3;
-const GRAPHEME = 4;
+/** Runs of grapheme clusters, each as long as fits the target (found by galloping over cluster boundaries). */
+const CLUSTER_RUN = 4;
+const GRAPHEME = 5;
 
 /**
  * A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
@@ -80,8 +84,9 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
         throw invalidOption('targetSize', 'must be a number > 0', targetSize);
       }
       const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
-      const pieces = cutPieces(text, paragraphs, PARAGRAPH, -1, maxSize, sizer, segmenters);
-      return pack(text, pieces, maxSize, Math.min(targetSize, maxSize), sizer, segmenters);
+      const target = Math.min(targetSize, maxSize);
+      const pieces = cutPieces(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
+      return pack(text, pieces, maxSize, target, sizer, segmenters);
     },
   };
 }
@@ -96,13 +101,67 @@ function cutPieces(
   level: number,
   gapStart: number,
   maxSize: number,
+  targetSize: number,
   sizer: Sizer,
   segmenters: Segmenters,
 ): Piece[] {
   const pieces: Piece[] = [];
   let lastEnd = gapStart;
 
+  const addClusterRuns = (start: number, end: number): void => {
+    // A run that ended the previous range right where this one starts (a long unbroken run cut into windows
+    // above) is taken back and grown, so window edges do not leave short runs behind.
+    const previous = pieces[pieces.length - 1];
+    if (previous !== undefined && previous.end === start && previous.level >= CLUSTER_RUN) {
+      pieces.pop();
+      start = previous.start;
+      lastEnd = previous.gapStart;
+    }
+    const bounds = clusterBounds(text, start, end, segmenters.grapheme);
+    const clusters = bounds.length - 1;
+    let i = 0;
+    while (i < clusters) {
+      const gap = lastEnd < 0 ? bounds[i]! : lastEnd;
+      const measure = (count: number): number => sizer.size(text.slice(gap, bounds[i + count]!));
+      // Largest count of clusters whose run measures at most the target; one cluster at least, to advance.
+      let good = 1;
+      let goodSize = measure(1);
+      if (goodSize <= targetSize) {
+        let bad = 0;
+        while (good < clusters - i) {
+          const next = Math.min(good * 2, clusters - i);
+          const size = measure(next);
+          if (size <= targetSize) {
+            good = next;
+            goodSize = size;
+          } else {
+            bad = next;
+            break;
+          }
+        }
+        while (bad > good + 1) {
+          const mid = (good + bad) >> 1;
+          const size = measure(mid);
+          if (size <= targetSize) {
+            good = mid;
+            goodSize = size;
+          } else {
+            bad = mid;
+          }
+        }
+      }
+      const level = good === 1 ? GRAPHEME : CLUSTER_RUN;
+      pieces.push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
+      lastEnd = bounds[i + good]!;
+      i += good;
+    }
+  };
+
   const add = (start: number, end: number, level: number, knownSize?: number): void => {
+    if (level === CLUSTER_RUN) {
+      addClusterRuns(start, end);
+      return;
+    }
     const gap = lastEnd < 0 ? start : lastEnd;
     const size = knownSize ?? sizer.size(text.slice(gap, end));
     // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
@@ -156,7 +215,9 @@ function subranges(text: string, start: number, end: number, level: number, segm
       break;
     }
     case SENTENCE:
-      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, false));
+      // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
+      // grapheme rules to what comes after: the edges are checked like trimmed ones.
+      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
       break;
     case SPACED_WORD: {
       const run = /\S+/g;
@@ -167,12 +228,32 @@ function subranges(text: string, start: number, end: number, level: number, segm
       break;
     }
     case WORD:
-      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, false));
+      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true));
+      break;
+    case CLUSTER_RUN:
+      // Runs are found by measuring, in `cutPieces`: the range goes down whole.
+      out.push({ start, end });
       break;
     default:
       segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false));
   }
   return out;
+}
+
+/**
+ * Boundaries of the grapheme clusters of `[start, end)`, both ends included. A range at this level holds no
+ * whitespace-only cluster (whitespace was cut at the word levels above).
+ */
+function clusterBounds(text: string, start: number, end: number, graphemes: Intl.Segmenter): number[] {
+  const bounds: number[] = [];
+  if (/^[\x00-\x0c\x0e-\xff]*$/.test(text.slice(start, end))) {
+    // Latin-1 without CR: one cluster per code unit.
+    for (let i = start; i <= end; i++) bounds.push(i);
+    return bounds;
+  }
+  segmentWindows(text, start, end, graphemes, graphemes, (s) => bounds.push(s));
+  bounds.push(end);
+  return bounds;
 }
 
 /**
@@ -193,7 +274,7 @@ function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number
       // It fitted with the whitespace before it but not alone (a word that is one token after a space and two
       // without): cut it at the next level down, in place. Each round goes one level deeper, so this ends.
       const below = subranges(text, first.start, first.end, first.level + 1, segmenters);
-      pieces.splice(i, 1, ...cutPieces(text, below, first.level + 1, first.gapStart, maxSize, sizer, segmenters));
+      pieces.splice(i, 1, ...cutPieces(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters));
       continue;
     }
     let estimate = alone;
