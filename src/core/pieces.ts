@@ -93,11 +93,10 @@ function pages(block: Block): { page?: number; pageEnd?: number } {
   return { page: block.page, pageEnd: block.pageEnd ?? block.page };
 }
 
-/** A span of a block (offsets relative to the block's text) turned into a piece. */
-function subPiece(block: Block, span: Span, previousEnd: number, ctx: CutContext, extra: Partial<Piece> = {}): Piece {
+/** A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`. */
+function subPiece(block: Block, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
   const whole = wholePiece(block, 0);
   const text = block.text.slice(span.start, span.end);
-  const startLine = block.startLine + countLineEndings(block.text.slice(0, span.start));
   const images = whole.images.filter((src) => src !== '' && text.includes(src));
   return {
     ...whole,
@@ -110,17 +109,22 @@ function subPiece(block: Block, span: Span, previousEnd: number, ctx: CutContext
     size: ctx.sizer.size(text),
     isSplit: true,
     images,
+    hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
     hasFormula: whole.hasFormula && text.includes('$'),
     ...extra,
   };
 }
 
-/** Turns relative spans into pieces with the right gaps. */
+/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the block start). */
 function spansToPieces(block: Block, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
   const pieces: Piece[] = [];
   let previousEnd = 0;
+  let line = block.startLine;
   spans.forEach((span, i) => {
-    pieces.push(subPiece(block, span, previousEnd, ctx, extra(i)));
+    line += countLineEndings(block.text.slice(previousEnd, span.start));
+    const piece = subPiece(block, span, previousEnd, line, ctx, extra(i));
+    pieces.push(piece);
+    line = piece.endLine;
     previousEnd = span.end;
   });
   return pieces;
