@@ -61,6 +61,11 @@ export interface BlockBase {
   readonly page?: number;
   /** Last page the block touches, when it spans pages (PDF only). */
   readonly pageEnd?: number;
+  /**
+   * For a block across pages (PDF only): the document offsets inside the block where each next page begins, one per
+   * page after `page`, so a piece of the block knows its pages.
+   */
+  readonly pageBreaks?: readonly number[];
   /** Attached by `trackHeadings()`. */
   readonly heading?: HeadingContext;
   /**

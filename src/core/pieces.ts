@@ -111,8 +111,20 @@ function subPiece(block: Block, span: Span, previousEnd: number, startLine: numb
     images,
     hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
     hasFormula: whole.hasFormula && text.includes('$'),
+    ...spanPages(block, block.start + span.start, block.start + span.end),
     ...extra,
   };
+}
+
+/** The pages of the first and last characters of `[start, end)` inside a PDF block that runs across pages. */
+function spanPages(block: Block, start: number, end: number): { page?: number; pageEnd?: number } {
+  if (block.page === undefined || block.pageBreaks === undefined) return {};
+  const pageAt = (offset: number): number => {
+    let page = block.page as number;
+    for (const at of block.pageBreaks ?? []) if (offset >= at) page++;
+    return page;
+  };
+  return { page: pageAt(start), pageEnd: pageAt(Math.max(start, end - 1)) };
 }
 
 /** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the block start). */

@@ -32,6 +32,9 @@ function checkDocument(doc: PdfDocument): void {
     if (!Number.isInteger(page) || page < 1 || page > doc.pages) throw new Error(`page ${page} out of range`);
     if (b.pageEnd !== undefined && !(b.pageEnd > page && b.pageEnd <= doc.pages)) throw new Error(`pageEnd ${b.pageEnd} of a block on page ${page}`);
     if (previous !== undefined && page < (previous.pageEnd ?? (previous.page as number))) throw new Error(`pages go back at ${b.start}`);
+    const breaks = b.pageBreaks ?? [];
+    if (breaks.length !== (b.pageEnd ?? page) - page) throw new Error(`pageBreaks of the block at ${b.start}: one per page after the first`);
+    if (breaks.some((at, i) => at <= b.start || at >= b.end || at < (breaks[i - 1] ?? 0))) throw new Error(`pageBreaks of the block at ${b.start} out of order`);
     if (b.kind === 'heading' && (b.depth < 1 || b.depth > 6 || b.title.trim() === '')) throw new Error(`bad heading at ${b.start}`);
     if (b.kind === 'list') {
       let at = b.start;

@@ -18,7 +18,7 @@ import { createFurnitureDetector, furnitureCandidates } from './furniture.js';
 import { createFontStats, matchTitle, type Depth, type OutlineEntry } from './headings.js';
 import { continuesParagraph, layoutPage, type Unit } from './layout.js';
 import { buildLines } from './lines.js';
-import { joinLines, wordsOf } from './text.js';
+import { joinLines, joinLinesAt, wordsOf } from './text.js';
 import type { PdfLine, PdfTextItem } from './types.js';
 
 /** What separates two blocks in the extracted document text. */
@@ -53,6 +53,8 @@ interface OpenUnit {
   unit: Unit;
   page: number;
   pageEnd: number;
+  /** Index of the first line of each next page, for a paragraph run on across pages. */
+  breaks?: number[];
 }
 
 /** Creates the assembler. Pages must be written in order. */
@@ -100,8 +102,9 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       const text = joinLines(u.lines, knows, false);
       block = { kind: 'heading', text, ...base, end: start + text.length, ...lines(text), depth: u.depth, title: u.title ?? text };
     } else {
-      const text = joinLines(u.lines, knows);
-      block = { kind: 'paragraph', text, ...base, end: start + text.length, ...lines(text) };
+      const { text, starts } = joinLinesAt(u.lines, knows);
+      const pageBreaks = o.breaks?.map((line) => start + (starts[line] as number));
+      block = { kind: 'paragraph', text, ...base, end: start + text.length, ...lines(text), ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
     }
     offset = block.end + PDF_BLOCK_SEPARATOR.length;
     line = block.endLine + 2;
@@ -150,7 +153,10 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       if (layout.firstContinues && open.unit.kind === 'paragraph' && first.kind === 'paragraph') {
         const last = open.unit.lines[open.unit.lines.length - 1] as PdfLine;
         if (continuesParagraph(last, first.lines[0] as PdfLine, layout.firstMargin)) {
-          open = { ...open, unit: { kind: 'paragraph', lines: [...open.unit.lines, ...first.lines] }, pageEnd: page.number };
+          // One break per page after the first; a page without text between adds a break at the same place.
+          const breaks = [...(open.breaks ?? [])];
+          for (let n = open.pageEnd + 1; n <= page.number; n++) breaks.push(open.unit.lines.length);
+          open = { unit: { kind: 'paragraph', lines: [...open.unit.lines, ...first.lines] }, page: open.page, pageEnd: page.number, breaks };
           u = 1;
         }
       }

@@ -15,19 +15,33 @@ const LEADING_WORD = /^\p{L}+/u;
 
 /** Joins the lines of one block (or one list item) into its text; `keepBreaks` false joins code and rows with spaces too. */
 export function joinLines(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): string {
+  return joinLinesAt(lines, knows, keepBreaks).text;
+}
+
+/** `joinLines`, with the offset in the text where each line starts. */
+export function joinLinesAt(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): { text: string; starts: number[] } {
   const parts: string[] = [];
+  const starts: number[] = [];
+  let length = 0;
   let previous: PdfLine | null = null;
   for (const line of lines) {
     if (previous !== null) {
       const sep = separator(previous, line, knows, keepBreaks);
       // null: the hyphen ending the previous line goes, the word is whole again.
-      if (sep === null) parts[parts.length - 1] = previous.text.slice(0, -1);
-      else parts.push(sep);
+      if (sep === null) {
+        parts[parts.length - 1] = previous.text.slice(0, -1);
+        length--;
+      } else {
+        parts.push(sep);
+        length += sep.length;
+      }
     }
+    starts.push(length);
     parts.push(line.text);
+    length += line.text.length;
     previous = line;
   }
-  return parts.join('');
+  return { text: parts.join(''), starts };
 }
 
 /** What goes between two lines: a space, a line break, nothing (after a kept hyphen), or null to delete the hyphen. */

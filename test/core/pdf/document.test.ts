@@ -56,6 +56,8 @@ describe('createPdfAssembler', () => {
     const { blocks } = run(pages);
     const spanning = blocks.find((b) => b.text.startsWith('Second paragraph'));
     expect(spanning).toMatchObject({ text: 'Second paragraph that runs on onto the next page.', page: 1, pageEnd: 2 });
+    const { text } = run(pages);
+    expect(text.slice(spanning!.pageBreaks![0])).toMatch(/^onto the next page\./);
     expect(blocks.find((b) => b.text === 'Third paragraph.')).toMatchObject({ page: 2 });
     expect(blocks.find((b) => b.text === 'Third paragraph.')?.pageEnd).toBeUndefined();
   });
