@@ -82,42 +82,44 @@ export function findGutter(fragments: readonly PdfLine[]): Gutter | null {
   if (!(width > 0)) return null;
   const from = minX + 0.15 * width;
   const to = maxX - 0.15 * width;
-  let best: { crossing: number; start: number; end: number } | null = null;
-  let runStart = -1;
-  let runCrossing = -1;
-  const close = (x: number): void => {
-    if (runStart < 0) return;
-    const candidate = { crossing: runCrossing, start: runStart, end: x };
-    if (best === null || candidate.crossing < best.crossing || (candidate.crossing === best.crossing && candidate.end - candidate.start > best.end - best.start)) {
-      best = candidate;
-    }
-    runStart = -1;
-  };
-  for (let x = from; x <= to; x += 1) {
-    const crossing = accepts(fragments, x, minX, maxX);
-    if (crossing < 0) {
-      close(x);
-      continue;
-    }
-    if (runStart >= 0 && crossing !== runCrossing) close(x);
-    if (runStart < 0) {
-      runStart = x;
-      runCrossing = crossing;
-    }
+  // The crossing count only changes at fragment edges: try the places just beside them, fewest crossings first,
+  // and run the full (linear) check on those few only.
+  const lefts = fragments.map((f) => f.x).sort((a, b) => a - b);
+  const rights = fragments.map((f) => f.right).sort((a, b) => a - b);
+  const candidates: { x: number; crossing: number }[] = [];
+  const seen = new Set<number>();
+  for (const edge of [...rights.map((r) => r + 0.5), ...lefts.map((l) => l - 0.5)]) {
+    const x = Math.round(edge * 2) / 2;
+    if (x < from || x > to || seen.has(x)) continue;
+    seen.add(x);
+    // Fragments strictly across x: started before it and not yet ended.
+    candidates.push({ x, crossing: countBelow(lefts, x) - countBelow(rights, x + 1e-9) });
   }
-  close(to);
-  const found = best as { crossing: number; start: number; end: number } | null;
-  if (found === null) return null;
-  // Widen the strip to the nearest column edges, so every fragment of a column falls on its side.
-  let start = minX;
-  let end = maxX;
-  const middle = (found.start + found.end) / 2;
-  for (const f of fragments) {
-    if (f.right <= middle && f.right > start) start = f.right;
-    if (f.x >= middle && f.x < end) end = f.x;
+  candidates.sort((a, b) => a.crossing - b.crossing || a.x - b.x);
+  for (const candidate of candidates.slice(0, 12)) {
+    if (accepts(fragments, candidate.x, minX, maxX) < 0) continue;
+    // Widen the strip to the nearest column edges, so every fragment of a column falls on its side.
+    let start = minX;
+    let end = maxX;
+    for (const f of fragments) {
+      if (f.right <= candidate.x && f.right > start) start = f.right;
+      if (f.x >= candidate.x && f.x < end) end = f.x;
+    }
+    if (end > start) return { start, end };
   }
-  if (end <= start) return null;
-  return { start, end };
+  return null;
+}
+
+/** How many values of the sorted array are below `x`. */
+function countBelow(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Number of fragments crossing a gutter at `x`, or -1 when `x` is not between two real columns. */
