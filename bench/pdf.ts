@@ -3,18 +3,19 @@
  * dropped) over the corpus PDFs, beside bare pdf.js `getTextContent` over the same pages (same loading options) and
  * beside pdf-parse; then peak RSS over generated PDFs of growing page count, to show memory does not grow with pages.
  *
- * Every figure comes from a fresh child process: one warm-up pass (module loading, JIT), then the median of three
- * timed passes; peak RSS is the child's maximum resident set size over all passes. Speed is pages per CPU second
- * (user + system time of the process; pdf.js runs its worker in the same thread under Node), which stays comparable
- * when other jobs share the machine; wall-clock pages per second are printed beside it.
+ * Every figure comes from a fresh child process running plain JavaScript (the compiled library in `dist/`, built
+ * first): one warm-up pass (module loading, JIT), then the median of three timed passes. Peak RSS is the highest
+ * resident set size sampled in the child (after every page or block, and every 5 ms) over all passes; the kernel's
+ * own maxRSS of a spawned child starts from its parent's. Speed is pages per CPU second (user + system time; under
+ * Node pdf.js runs its worker in the same thread), which stays comparable when other jobs share the machine;
+ * wall-clock pages per second are printed beside it.
  *
  *     npx tsx bench/pdf.ts
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 type Tool = 'chunkstream' | 'pdfjs' | 'pdf-parse';
 interface Figure {
@@ -28,33 +29,38 @@ interface Figure {
 }
 
 const ROUNDS = 3;
+const ROOT = resolve(import.meta.dirname, '..');
+
 const CORPUS = resolve(import.meta.dirname, '../../shared/corpus/pdf');
 
-/** One pass of a tool over a PDF; returns the page count and a count of what it produced. */
-async function pass(tool: Tool, bytes: Uint8Array): Promise<{ pages: number; units: number }> {
+/**
+ * The child: plain JavaScript run with `node --input-type=module`, importing the compiled library from `dist/` and
+ * pdf.js from `node_modules/`. (A TypeScript loader in the child would also transform pdf.js and distort both speed
+ * and memory.) Arguments: tool, file, rounds, root.
+ */
+const CHILD = `
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [tool, file, rounds, root] = process.argv.slice(1);
+let peak = 0;
+const sample = () => { peak = Math.max(peak, process.memoryUsage.rss()); };
+const lib = (p) => import(pathToFileURL(root + '/' + p).href);
+async function pass(bytes) {
   if (tool === 'chunkstream') {
-    const { readPdfBlocks } = await import('../src/parsers/pdf.js');
-    const { normalizeParseOptions } = await import('../src/config.js');
-    let units = 0;
-    let pages = 0;
+    const { readPdfBlocks } = await lib('dist/parsers/pdf.js');
+    const { normalizeParseOptions } = await lib('dist/config.js');
+    let units = 0, pages = 0;
     for await (const block of readPdfBlocks(new Uint8Array(bytes), normalizeParseOptions({ format: 'pdf' }), (info) => (pages = info.pages))) {
       units += block.text.length;
+      sample();
     }
     return { pages, units };
   }
   if (tool === 'pdfjs') {
-    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const dir = resolve(import.meta.dirname, '../node_modules/pdfjs-dist');
-    const task = getDocument({
-      data: new Uint8Array(bytes),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      verbosity: 0,
-      standardFontDataUrl: `${dir}/standard_fonts/`,
-      cMapUrl: `${dir}/cmaps/`,
-      cMapPacked: true,
-    });
+    const { getDocument } = await lib('node_modules/pdfjs-dist/legacy/build/pdf.mjs');
+    const dir = root + '/node_modules/pdfjs-dist';
+    const task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0,
+      standardFontDataUrl: dir + '/standard_fonts/', cMapUrl: dir + '/cmaps/', cMapPacked: true });
     try {
       const doc = await task.promise;
       let units = 0;
@@ -63,13 +69,14 @@ async function pass(tool: Tool, bytes: Uint8Array): Promise<{ pages: number; uni
         const content = await page.getTextContent();
         for (const item of content.items) if ('str' in item) units += item.str.length;
         page.cleanup();
+        sample();
       }
       return { pages: doc.numPages, units };
     } finally {
       await task.destroy();
     }
   }
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await lib('node_modules/pdf-parse/dist/pdf-parse/esm/index.js');
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
   try {
     const result = await parser.getText();
@@ -78,29 +85,28 @@ async function pass(tool: Tool, bytes: Uint8Array): Promise<{ pages: number; uni
     await parser.destroy();
   }
 }
-
-/** Child process: warm up, time ROUNDS passes, print the figure as JSON. */
-async function child(tool: Tool, file: string): Promise<void> {
-  const bytes = new Uint8Array(readFileSync(file));
-  await pass(tool, bytes);
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  let last = { pages: 0, units: 0 };
-  for (let r = 0; r < ROUNDS; r++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    last = await pass(tool, bytes);
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[ROUNDS >> 1] as number;
-  const figure: Figure = { pages: last.pages, ms: median(cpu), wallMs: median(wall), peakRssMb: process.resourceUsage().maxRSS / 1024, units: last.units };
-  process.stdout.write(JSON.stringify(figure));
+const bytes = new Uint8Array(readFileSync(file));
+const timer = setInterval(sample, 5);
+await pass(bytes);
+const cpu = [], wall = [];
+let last;
+for (let r = 0; r < Number(rounds); r++) {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  last = await pass(bytes);
+  wall.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  cpu.push((c.user + c.system) / 1000);
 }
+clearInterval(timer);
+sample();
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+process.stdout.write(JSON.stringify({ pages: last.pages, ms: median(cpu), wallMs: median(wall), peakRssMb: peak / 2 ** 20, units: last.units }));
+`;
 
+/** Runs one measurement in a fresh child process. */
 function measure(tool: Tool, file: string): Figure {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', tool, file], {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, tool, file, String(ROUNDS), ROOT], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
     maxBuffer: 1 << 20,
@@ -108,9 +114,9 @@ function measure(tool: Tool, file: string): Figure {
   return JSON.parse(out) as Figure;
 }
 
-/** Peak RSS of a child process that only starts (the floor under every figure). */
+/** RSS of a child process that only starts (the floor under every figure). */
 function measureIdle(): number {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', 'process.stdout.write(String(process.resourceUsage().maxRSS / 1024))'], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.memoryUsage.rss() / 2 ** 20))'], { encoding: 'utf8' });
   return Number(out);
 }
 
@@ -133,6 +139,8 @@ async function syntheticPdf(pages: number): Promise<Uint8Array> {
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
 async function main(): Promise<void> {
+  // The children import the compiled library.
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
   const files = ['multi_page.pdf', 'tracemonkey.pdf', 'pdkids.pdf', 'GeoTopo-komprimiert.pdf', 'freeculture.pdf'].map((f) => join(CORPUS, f));
   const tools: Tool[] = ['chunkstream', 'pdfjs', 'pdf-parse'];
   console.log(`PDF input, corpus (${process.version}; median of ${ROUNDS} passes after a warm-up, each tool in its own process)\n`);
@@ -161,7 +169,7 @@ async function main(): Promise<void> {
   console.log('\nPeak RSS against page count (generated PDFs, 45 lines a page, running header and page number)\n');
   console.log(`${'pages'.padStart(6)} ${'bytes'.padStart(10)} | ${pad('chunkstream RSS MB', 18)} ${pad('p/s', 6)} | ${pad('pdf.js RSS MB', 13)} ${pad('p/s', 6)}`);
   const baseline = measureIdle();
-  console.log(`(a child that loads tsx and does nothing peaks at ${baseline.toFixed(0)} MB)`);
+  console.log(`(a child that does nothing holds ${baseline.toFixed(0)} MB)`);
   const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-'));
   try {
     for (const pages of [50, 200, 800, 1600]) {
@@ -179,5 +187,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3] as Tool, process.argv[4] as string);
-else await main();
+await main();

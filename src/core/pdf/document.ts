@@ -18,7 +18,7 @@ import { createFurnitureDetector, furnitureCandidates } from './furniture.js';
 import { createFontStats, matchTitle, type Depth, type OutlineEntry } from './headings.js';
 import { continuesParagraph, layoutPage, type Unit } from './layout.js';
 import { buildLines } from './lines.js';
-import { joinLines, joinLinesAt, wordsOf } from './text.js';
+import { addWords, joinLines, joinLinesAt } from './text.js';
 import type { PdfLine, PdfTextItem } from './types.js';
 
 /** What separates two blocks in the extracted document text. */
@@ -178,10 +178,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
     write(input) {
       const fragments = buildLines(input.items);
       furniture.record(input.number, furnitureCandidates(fragments));
-      for (const f of fragments) {
-        stats.add(f);
-        if (vocabulary.size < VOCABULARY_CAP) for (const w of wordsOf(f.text)) vocabulary.add(w);
-      }
+      for (const f of fragments) stats.add(f);
+      if (vocabulary.size < VOCABULARY_CAP) addWords(vocabulary, fragments.map((f) => f.text).join('\n'));
       pending.push({ number: input.number, lines: fragments });
       const out: Block[] = [];
       while (pending.length > window) out.push(...processPage(pending.shift() as { number: number; lines: PdfLine[] }));

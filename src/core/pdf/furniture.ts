@@ -23,6 +23,7 @@ export function furnitureKey(text: string): string {
 
 /** One candidate line of one page. */
 export interface FurnitureCandidate {
+  readonly text: string;
   readonly key: string;
   readonly y: number;
   /** No other fragment shares its baseline. */
@@ -41,7 +42,7 @@ export function furnitureCandidates(lines: readonly PdfLine[]): FurnitureCandida
   for (const line of lines) {
     const y = Math.round(line.y);
     if (y < top && y > bottom) continue;
-    out.push({ key: furnitureKey(line.text), y: line.y, alone: ys.length > 1 && perBaseline.get(y) === 1 });
+    out.push({ text: line.text, key: furnitureKey(line.text), y: line.y, alone: ys.length > 1 && perBaseline.get(y) === 1 });
   }
   return out;
 }
@@ -75,10 +76,11 @@ export function createFurnitureDetector(options: FurnitureOptions): FurnitureDet
     },
     isFurniture(page, line) {
       for (const p of pages.keys()) if (p < page - options.window) pages.delete(p);
-      const key = furnitureKey(line.text);
-      if (key.length === 0 && line.text.length > 12) return false;
-      const own = pages.get(page)?.find((c) => c.key === key && Math.abs(c.y - line.y) < 0.5);
+      // Only the page's own candidates can be furniture; most lines are not among them.
+      const own = pages.get(page)?.find((c) => c.text === line.text && Math.abs(c.y - line.y) < 0.5);
       if (own === undefined) return false;
+      const key = own.key;
+      if (key.length === 0 && line.text.length > 12) return false;
       // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that).
       if (key === '#' && own.alone) return true;
       let seen = 1;

@@ -63,17 +63,30 @@ function separator(previous: PdfLine, line: PdfLine, knows: Vocabulary, keepBrea
 }
 
 /**
- * The words of a line, lower-cased, for the vocabulary hyphenated words are checked against: each word of two
- * letters or more, and each hyphenated compound whole. A piece hyphenated at the end of the line is no word.
+ * The words of some text, lower-cased, for the vocabulary hyphenated words are checked against: each word of two
+ * letters or more, and each hyphenated compound whole. A piece hyphenated at the end of a line is no word.
  */
 export function wordsOf(text: string): string[] {
-  const body = text.replace(/\p{L}+-$/u, '').toLowerCase();
-  const out: string[] = [];
-  for (const token of body.match(/\p{L}+(?:-\p{L}+)*/gu) ?? []) {
-    if (token.includes('-')) {
-      out.push(token);
-      for (const part of token.split('-')) if (part.length >= 2) out.push(part);
-    } else if (token.length >= 2) out.push(token);
+  const out = new Set<string>();
+  addWords(out, text);
+  return [...out];
+}
+
+const WORD = /\p{L}+(?:-\p{L}+)*(-?)/gu;
+
+/** Adds the words of `text` (lines separated by `\n`) to `vocabulary`; see `wordsOf`. */
+export function addWords(vocabulary: Set<string>, text: string): void {
+  // One pass over a whole page is much cheaper than one per line.
+  const lower = text.toLowerCase();
+  for (const match of lower.matchAll(WORD)) {
+    let token = match[0];
+    if (match[1] === '-') {
+      const after = lower.charCodeAt((match.index ?? 0) + token.length);
+      if (Number.isNaN(after) || after === 10) continue;
+      token = token.slice(0, -1);
+    }
+    if (token.length < 2) continue;
+    vocabulary.add(token);
+    if (token.includes('-')) for (const part of token.split('-')) if (part.length >= 2) vocabulary.add(part);
   }
-  return out;
 }
