@@ -39,6 +39,12 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 type PdfPageProxy = Awaited<ReturnType<PdfDocumentProxy['getPage']>>;
 
+/**
+ * Pages between two `cleanup()` calls on the document: pdf.js keeps per-page and font state for the whole document
+ * otherwise, which grows with the page count; dropping it every 64 pages costs about 5% more time (fonts are parsed
+ * again) and keeps memory flat.
+ */
+const CLEANUP_EVERY = 64;
 /** Most outline entries read; outlines beyond that are generated indexes, not headings. */
 const OUTLINE_CAP = 10_000;
 
@@ -135,6 +141,7 @@ async function* readPdf(source: Source, config: ParseConfig, onInfo?: PdfInfoLis
     for (let number = 1; number <= doc.numPages; number++) {
       if (config.signal?.aborted === true) throw abortError(config.signal);
       const items = await pageItems(doc, number, pdfjs, scanned);
+      if (number % CLEANUP_EVERY === 0) await doc.cleanup().catch(() => undefined);
       for (const block of assembler.write({ number, items })) yield block;
     }
     for (const block of assembler.end()) yield block;

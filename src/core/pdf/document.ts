@@ -46,6 +46,8 @@ export interface PdfAssembler extends Core<PdfPageInput, Block> {
 
 /** Most distinct words kept to check hyphenated words against. */
 const VOCABULARY_CAP = 500_000;
+/** A paragraph held open for the next page stops running on past this many lines, so that memory stays bounded. */
+const MAX_OPEN_LINES = 400;
 /** A line must repeat on this many pages of the window to be a running header or footer. */
 const FURNITURE_MIN_PAGES = 3;
 
@@ -150,7 +152,7 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
     let u = 0;
     if (open !== null && units.length > 0) {
       const first = units[0] as Unit;
-      if (layout.firstContinues && open.unit.kind === 'paragraph' && first.kind === 'paragraph') {
+      if (layout.firstContinues && open.unit.kind === 'paragraph' && first.kind === 'paragraph' && open.unit.lines.length < MAX_OPEN_LINES) {
         const last = open.unit.lines[open.unit.lines.length - 1] as PdfLine;
         if (continuesParagraph(last, first.lines[0] as PdfLine, layout.firstMargin)) {
           // One break per page after the first; a page without text between adds a break at the same place.

@@ -62,6 +62,14 @@ describe('createPdfAssembler', () => {
     expect(blocks.find((b) => b.text === 'Third paragraph.')?.pageEnd).toBeUndefined();
   });
 
+  it('stops running a paragraph on across pages once it holds too many lines', () => {
+    const long = Array.from({ length: 50 }, (_, i) => `line ${i} of a paragraph that never ends`);
+    const pages = Array.from({ length: 12 }, (_, n) => page(n + 1, long, { top: 740 }));
+    const { blocks } = run(pages);
+    expect(blocks.length).toBeGreaterThan(1);
+    expect(Math.max(...blocks.map((b) => (b.pageEnd ?? (b.page as number)) - (b.page as number)))).toBeLessThan(9);
+  });
+
   it('emits a page only once later pages have shown its running lines, never more than the window behind', () => {
     const assembler = createPdfAssembler({ window: 2 });
     const out: Block[][] = [];
