@@ -11,3 +11,7 @@ export { charSizer, createGraphemeSizer, createWordSizer } from './core/sizers/b
 export { parseMarkdown } from './parsers/markdown.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
+export { createStrategy, fixedSize, slidingWindow, byMarkers, byTurns, readTurns } from './core/strategies/index.js';
+export type { FixedSizeOptions, SlidingWindowOptions, MarkersOptions, TurnsOptions, TurnBlock } from './core/strategies/index.js';
+export { fixedSizeStream, slidingWindowStream, byMarkersStream, turnGroups } from './stream/strategies.js';
+export type { StrategyStreamOptions, TextStreamOptions } from './stream/strategies.js';
