@@ -20,6 +20,24 @@ export type WindowEnd =
   /** Words up to `need` must be known before the window can be decided. */
   | { readonly last: null; readonly need: number };
 
+/**
+ * The next step of a doubling search: twice the last one, but no more than 90% of the words that the units left
+ * would hold at the rate measured so far, so that an additive sizer rarely overshoots and the halving stays short.
+ */
+function nextStep(step: number, words: number, total: number, limit: number): number {
+  const estimate = total > 0 ? Math.floor(((limit - total) * words * 0.9) / total) : Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.min(step * 2, estimate));
+}
+
+/**
+ * A point strictly inside `(lo, hi)`: at `share` of the way (a guess from the rate, 5% short so that it usually
+ * fits), or halfway when `share` is negative.
+ */
+function splitPoint(lo: number, hi: number, share: number): number {
+  const at = share < 0 ? lo + ((hi - lo) >> 1) : lo + Math.floor((hi - lo) * Math.min(1, share) * 0.95);
+  return Math.min(hi - 1, Math.max(lo + 1, at));
+}
+
 /** Text of words `a..b` of `view`, from the first word's start. */
 export function wordSlice(view: WordView, a: number, b: number): string {
   return view.text.slice(view.starts[a] as number, view.ends[b] as number);
@@ -47,8 +65,8 @@ export function findWindowEnd(
     size(view.text.slice(a === first ? (view.starts[a] as number) : (view.ends[a - 1] as number), view.ends[b] as number));
   let fit = first - 1;
   let total = 0;
-  let step = Math.max(1, guess);
-  let stepsTaken = 0;
+  // Four fifths of the last window's word count usually fit: the search then only grows by small steps.
+  let step = Math.max(1, Math.floor(guess * 0.8));
   for (;;) {
     let hi = fit + step;
     if (hi > known) {
@@ -63,19 +81,24 @@ export function findWindowEnd(
         if (!final) return { last: null, need: known + 1 };
         break;
       }
-      // After a first step sized by the last window, grow from small steps: the end is usually near.
-      step = stepsTaken === 0 && guess > 1 ? Math.max(1, Math.ceil(guess / 16)) : step * 2;
-      stepsTaken++;
+      step = nextStep(step, fit - first + 1, total, limit);
       continue;
     }
-    // The end lies in (fit, hi): halve.
+    // The end lies in (fit, hi): narrow it, alternating a guess from the rate and a halving (log bound).
+    let rest = s;
+    let interpolate = true;
     while (hi - fit > 1) {
-      const mid = fit + ((hi - fit) >> 1);
+      const mid = splitPoint(fit, hi, interpolate && rest > 0 ? (limit - total) / rest : -1);
       const m = piece(fit + 1, mid);
       if (total + m <= limit) {
         total += m;
         fit = mid;
-      } else hi = mid;
+        rest = Math.max(0, rest - m);
+      } else {
+        hi = mid;
+        rest = m;
+      }
+      interpolate = !interpolate;
     }
     break;
   }
@@ -101,8 +124,10 @@ export function findWindowEnd(
 }
 
 /**
- * The first word of the next window: the longest tail of words `first..last` measuring at most `overlap`, found
- * by doubling from the end and halving, but never before `first + 1`, so every window advances by a word.
+ * The first word of the next window: the longest tail of words `first..last` measuring at most `overlap`, but
+ * never before `first + 1`, so every window advances by a word. Like a window's end, the tail grows from the last
+ * word by doubling, then halving, measuring only the words added (with the whitespace after them); the tail found
+ * is measured once as a whole and, if the sizer is not additive there, shrunk with whole measures.
  */
 export function findOverlapStart(
   view: WordView,
@@ -114,25 +139,52 @@ export function findOverlapStart(
 ): number {
   if (overlap <= 0 || last <= first) return last + 1;
   const floor = first + 1;
+  // Words a..b with the whitespace before b + 1: pieces that concatenate, right to left, to the tail text.
+  const piece = (a: number, b: number): number =>
+    size(view.text.slice(view.starts[a] as number, b === last ? (view.ends[b] as number) : (view.starts[b + 1] as number)));
   let fit = last + 1;
-  let step = Math.max(1, guess);
-  let firstStep = true;
+  let total = 0;
+  let step = Math.max(1, Math.floor(guess * 0.8));
   for (;;) {
-    const cand = Math.max(floor, fit - step);
-    if (size(wordSlice(view, cand, last)) <= overlap) {
-      fit = cand;
-      if (cand === floor) return fit;
-      // As for windows: after a first step sized by the last tail, grow from small steps.
-      step = firstStep && guess > 1 ? Math.max(1, Math.ceil(guess / 8)) : step * 2;
-      firstStep = false;
+    const lo = Math.max(floor, fit - step);
+    const s = piece(lo, fit - 1);
+    if (total + s <= overlap) {
+      total += s;
+      fit = lo;
+      if (lo === floor) break;
+      step = nextStep(step, last + 1 - fit, total, overlap);
       continue;
     }
-    let lo = cand;
-    while (fit - lo > 1) {
-      const mid = lo + ((fit - lo) >> 1);
-      if (size(wordSlice(view, mid, last)) <= overlap) fit = mid;
+    // The tail's start lies in (lo, fit): narrow it as for a window's end, from the right.
+    let out = lo;
+    let rest = s;
+    let interpolate = true;
+    while (fit - out > 1) {
+      // Count words from `fit` leftwards: mirror the indices so that the same split rule applies.
+      const mid = fit + out - splitPoint(out, fit, interpolate && rest > 0 ? (overlap - total) / rest : -1);
+      const m = piece(mid, fit - 1);
+      if (total + m <= overlap) {
+        total += m;
+        fit = mid;
+        rest = Math.max(0, rest - m);
+      } else {
+        out = mid;
+        rest = m;
+      }
+      interpolate = !interpolate;
+    }
+    break;
+  }
+  if (fit <= last && size(wordSlice(view, fit, last)) > overlap) {
+    // Not additive here: shrink with whole measures; an empty tail (last + 1) always fits.
+    let lo = fit;
+    let hi = last + 1;
+    while (hi - lo > 1) {
+      const mid = lo + ((hi - lo) >> 1);
+      if (size(wordSlice(view, mid, last)) <= overlap) hi = mid;
       else lo = mid;
     }
-    return fit;
+    fit = hi;
   }
+  return fit;
 }
