@@ -70,7 +70,10 @@ export function countBreaks(text: string, from: number, to: number): number {
  * `createLineIndex` on the whole text.
  */
 export interface LineCounter {
-  /** Line of absolute `offset`; `buffer` holds the text from absolute `base` and must contain `offset`. */
+  /**
+   * Line of absolute `offset`; `buffer` holds the text from absolute `base`, which must not be past the last
+   * offset asked for. Also used to move past text about to be dropped from a buffer.
+   */
   lineAt(buffer: string, base: number, offset: number): number;
 }
 
@@ -78,12 +81,24 @@ export interface LineCounter {
 export function createLineCounter(): LineCounter {
   let line = 1;
   let pos = 0;
+  // A CR at the end of a buffer ends a line only if the next character, not yet seen, is not LF.
+  let pendingCr = false;
   return {
     lineAt(buffer, base, offset) {
-      if (offset > pos) {
-        line += countBreaks(buffer, pos - base, offset - base);
-        pos = offset;
+      let i = pos - base;
+      if (pendingCr && i < buffer.length) {
+        if (buffer.charCodeAt(i) !== 10) line++;
+        pendingCr = false;
       }
+      for (const to = offset - base; i < to; i++) {
+        const c = buffer.charCodeAt(i);
+        if (c === 10) line++;
+        else if (c === 13) {
+          if (i + 1 >= buffer.length) pendingCr = true;
+          else if (buffer.charCodeAt(i + 1) !== 10) line++;
+        }
+      }
+      if (offset > pos) pos = offset;
       return line;
     },
   };

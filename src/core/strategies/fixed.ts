@@ -55,6 +55,7 @@ export function createFixedSizeCore(n: number, owner: ChunkOwner, sizer?: Sizer)
       pos += k;
     }
     // One slice per write, not one per chunk: a large write stays linear.
+    lines.lineAt(buffer, base, base + pos);
     buffer = buffer.slice(pos);
     base += pos;
     return out;

@@ -60,7 +60,7 @@ export function markerCuts(text: string, from: number, to: number, marker: strin
   const re = new RegExp(marker.source, marker.flags.replace(/[gy]/g, '') + 'g');
   const piece = text.slice(from, to);
   for (let m = re.exec(piece); m !== null; m = re.exec(piece)) {
-    if (m.index > 0) cuts.push(from + m.index);
+    if (m.index > 0 && m.index < piece.length) cuts.push(from + m.index);
     // An empty match (a lookahead) would match again at the same place.
     if (m[0].length === 0) re.lastIndex++;
   }

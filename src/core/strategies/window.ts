@@ -136,9 +136,7 @@ export function createSlidingWindowCore(config: SlidingWindowConfig, owner: Chun
 
   function compact(): void {
     // Keep the text from the next window's first word; drop the rest once per write, not once per window.
-    let keep = first < starts.length ? (starts[first] as number) : buffer.length;
-    // A trailing CR stays until the next character tells whether it ends a line by itself.
-    if (keep === buffer.length && keep > 0 && buffer.charCodeAt(keep - 1) === 13) keep--;
+    const keep = first < starts.length ? (starts[first] as number) : buffer.length;
     if (keep === 0) return;
     lines.lineAt(buffer, base, base + keep);
     buffer = buffer.slice(keep);
