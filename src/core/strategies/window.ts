@@ -69,6 +69,8 @@ export function createSlidingWindowCore(config: SlidingWindowConfig, owner: Chun
   let first = 0;
   /** Do not search again before this many words are complete. */
   let need = 0;
+  /** Last word of the previous window: every window ends past it. */
+  let prevLast = -1;
   let index = 0;
   let guessWords = 0;
   let guessTail = 0;
@@ -105,7 +107,14 @@ export function createSlidingWindowCore(config: SlidingWindowConfig, owner: Chun
         need = found.need + 1;
         break;
       }
+      if (found.last <= prevLast) {
+        // Nothing past the previous window fits after this overlap: drop the overlap rather than emit a window
+        // contained in the previous one.
+        first = prevLast + 1;
+        continue;
+      }
       const last = found.last;
+      prevLast = last;
       const start = starts[first] as number;
       const text = buffer.slice(start, ends[last]);
       const startLine = lines.lineAt(buffer, base, base + start);
@@ -144,6 +153,7 @@ export function createSlidingWindowCore(config: SlidingWindowConfig, owner: Chun
     starts = starts.slice(first).map((s) => s - keep);
     ends = ends.slice(first).map((e) => e - keep);
     need = Math.max(0, need - first);
+    prevLast -= first;
     first = 0;
   }
 
@@ -170,7 +180,8 @@ export function createSlidingWindowCore(config: SlidingWindowConfig, owner: Chun
  * Creates the window strategy. Windows measure at most `size` (a single word longer than `size` stands alone,
  * flagged `oversized`); each next window starts at the longest tail of the previous one that measures at most
  * `overlap`, and always at least one word later, so the windows advance even with a sizer that returns a
- * constant. Window ends are found by a doubling search and a binary refine over word positions. Empty or
+ * constant; a window that would end inside the previous one starts after it instead, so every window ends
+ * further than the one before. Window ends are found by a doubling search and a binary refine over word positions. Empty or
  * whitespace-only text gives no chunks.
  *
  * Throws `ERR_INVALID_OPTION` when `size <= 0` or `overlap >= size` (the window would not advance).

@@ -33,6 +33,11 @@ describe('slidingWindow', () => {
     expect(chunks.map((c) => c.text)).toEqual(['w0 w1 w2 w3 w4', 'w3 w4 w5 w6 w7', 'w6 w7 w8 w9 w10', 'w9 w10 w11']);
   });
 
+  it('drops the overlap when nothing past the previous window would fit, instead of a contained window', () => {
+    const chunks = slidingWindow({ size: 5, overlap: 4 })(source('aa bb ccccc'));
+    expect(chunks.map((c) => c.text)).toEqual(['aa bb', 'ccccc']);
+  });
+
   it('gives exact slices that never cut a word, with documentId and origin', () => {
     const text = 'Alpha  beta,\tgamma\n\ndelta — epsilon\r\nzeta eta theta 😀😀 iota';
     const chunks = slidingWindow({ size: 12, overlap: 4 })(source(text));
