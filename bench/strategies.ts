@@ -11,10 +11,18 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { TokenTextSplitter } from '@langchain/textsplitters';
 import { TokenChunker } from '@chonkiejs/core';
+import { Readable, Writable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { pipeline } from 'node:stream/promises';
 import { slidingWindow } from '../src/core/strategies/window.js';
+import { slidingWindowStream } from '../src/stream/strategies.js';
 import type { Sizer } from '../src/protocols.js';
 
 const SIZE = 512;
+const WARMUP_FILES = 5;
+/** Rounds of the comparison; each contender keeps its best. `ROUNDS=1` for a quick look. */
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const OVERLAP = 64;
 const root = resolve(process.argv[2] ?? join(import.meta.dirname, '../../shared/corpus/md'));
 
@@ -61,27 +69,31 @@ function createCachedSizer(): Sizer {
 }
 
 /**
- * The same counts again, but a cache miss runs the byte-pair merge on js-tiktoken's own rank table instead of a
- * whole `encode` call (which builds two regular expressions and two sets per call, ~12 µs). Counting only: no
- * ids are ever needed to cut windows.
+ * The same counts again, but a cache miss runs the byte-pair merge on js-tiktoken's own rank table (re-keyed by
+ * byte strings once) instead of a whole `encode` call, which builds two regular expressions and two sets per
+ * call (~12 µs). Counting only: cutting windows never needs token ids.
  */
 function createCountingSizer(): Sizer {
-  const ranks = (enc as unknown as { rankMap: Map<string, number> }).rankMap;
-  const utf8 = new TextEncoder();
+  const ranks = byteRanks();
   const pattern = new RegExp(cl100k.pat_str, 'gu');
   const cache = new Map<string, number>();
   const count = (piece: string): number => {
-    const bytes = utf8.encode(piece);
-    if (bytes.length < 2 || ranks.has(bytes.join(','))) return 1;
+    // One char per UTF-8 byte, so that substrings are byte ranges.
+    const bytes = Buffer.from(piece, 'utf8').toString('latin1');
+    if (bytes.length < 2 || ranks.has(bytes)) return 1;
     const cuts: number[] = [];
     for (let i = 0; i <= bytes.length; i++) cuts.push(i);
-    const rankAt = (i: number): number =>
-      i + 2 < cuts.length ? (ranks.get(bytes.slice(cuts[i], cuts[i + 2]).join(',')) ?? Infinity) : Infinity;
+    const rankAt = (i: number): number => (i + 2 < cuts.length ? (ranks.get(bytes.slice(cuts[i], cuts[i + 2])) ?? Infinity) : Infinity);
     const pairRanks = cuts.map((_, i) => rankAt(i));
     for (;;) {
       let best = Infinity;
       let at = -1;
-      for (let i = 0; i < pairRanks.length - 2; i++) if ((pairRanks[i] as number) < best) [best, at] = [pairRanks[i] as number, i];
+      for (let i = 0; i < pairRanks.length - 2; i++) {
+        if ((pairRanks[i] as number) < best) {
+          best = pairRanks[i] as number;
+          at = i;
+        }
+      }
       if (at < 0) break;
       cuts.splice(at + 1, 1);
       pairRanks.splice(at + 1, 1);
@@ -93,7 +105,8 @@ function createCountingSizer(): Sizer {
   return {
     size(text) {
       let n = 0;
-      for (const m of text.matchAll(pattern)) {
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
         const piece = m[0];
         let c = cache.get(piece);
         if (c === undefined) {
@@ -108,6 +121,17 @@ function createCountingSizer(): Sizer {
   };
 }
 
+let byteRankTable: Map<string, number> | undefined;
+/** js-tiktoken's ranks keyed by byte strings (one char per byte) instead of comma-joined numbers. */
+function byteRanks(): Map<string, number> {
+  if (byteRankTable) return byteRankTable;
+  byteRankTable = new Map();
+  for (const [key, rank] of (enc as unknown as { rankMap: Map<string, number> }).rankMap) {
+    byteRankTable.set(String.fromCharCode(...key.split(',').map(Number)), rank);
+  }
+  return byteRankTable;
+}
+
 interface Result {
   name: string;
   seconds: number;
@@ -116,23 +140,48 @@ interface Result {
   note: string;
 }
 
-async function time(name: string, note: string, run: (text: string) => Promise<string[]> | string[]): Promise<Result> {
-  // One untimed pass over a few files warms the JIT for everyone alike.
-  for (const f of files.slice(0, 5)) await run(f.text);
+type Run = (text: string) => Promise<string[]> | string[];
+
+/** One timed pass of a fresh `run` over the corpus, after an untimed pass over a few files (JIT warm-up). */
+async function timeOnce(run: Run): Promise<{ seconds: number; outputs: string[][] }> {
+  for (const f of files.slice(0, WARMUP_FILES)) await run(f.text);
   const t0 = performance.now();
   const outputs: string[][] = [];
   for (const f of files) outputs.push(await run(f.text));
-  const seconds = (performance.now() - t0) / 1000;
-  let maxTokens = 0;
-  let chunks = 0;
-  for (const texts of outputs) {
-    chunks += texts.length;
-    for (const t of texts) maxTokens = Math.max(maxTokens, enc.encode(t, [], []).length);
-  }
-  return { name, seconds, chunks, maxTokens, note };
+  return { seconds: (performance.now() - t0) / 1000, outputs };
 }
 
-const ours = (sizer: () => Sizer) => (text: string) => slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: sizer() })({ id: 'b', text }).map((c) => c.text);
+/** Interleaved rounds, best time per contender: other load on the machine hits every contender alike. */
+async function timeAll(contenders: { name: string; note: string; make: () => Run }[]): Promise<Result[]> {
+  const best = contenders.map(() => ({ seconds: Infinity, outputs: [] as string[][] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, c] of contenders.entries()) {
+      const r = await timeOnce(c.make());
+      if (r.seconds < best[i]!.seconds) best[i] = r;
+    }
+  }
+  return contenders.map((c, i) => {
+    const { seconds, outputs } = best[i]!;
+    let maxTokens = 0;
+    let chunks = 0;
+    for (const texts of outputs) {
+      chunks += texts.length;
+      for (const t of texts) maxTokens = Math.max(maxTokens, enc.encode(t, [], []).length);
+    }
+    return { name: c.name, note: c.note, seconds, chunks, maxTokens };
+  });
+}
+
+/** One chunker, and so one sizer and its cache, per run over the corpus, as a real run would have. */
+const ours = (sizer: () => Sizer) => {
+  let chunker = slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: sizer() });
+  let calls = 0;
+  return (text: string) => {
+    // A fresh cache for the timed run: the first pass over the warm-up files would fill it.
+    if (calls++ === WARMUP_FILES) chunker = slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: sizer() });
+    return chunker({ id: 'b', text }).map((c) => c.text);
+  };
+};
 
 const langchain = new TokenTextSplitter({ chunkSize: SIZE, chunkOverlap: OVERLAP, disallowedSpecial: [] });
 // Without a tokenizer it would fetch its encoding from the network (and hang offline): hand it the local one.
@@ -150,12 +199,26 @@ const chonkie = await TokenChunker.create({
   chunkOverlap: OVERLAP,
 });
 
-const results: Result[] = [];
-results.push(await time('chunkstream slidingWindow', 'pre-token cache + rank-table count (cache per document)', ours(createCountingSizer)));
-results.push(await time('chunkstream slidingWindow', 'pre-token cache + encode() on a miss (cache per document)', ours(createCachedSizer)));
-results.push(await time('chunkstream slidingWindow', 'plain encode().length sizer', ours(() => encodeSizer)));
-results.push(await time('LangChain TokenTextSplitter', 'local js-tiktoken cl100k', (t) => langchain.splitText(t)));
-results.push(await time('chonkie TokenChunker', 'local js-tiktoken cl100k adapter', async (t) => (await chonkie.chunk(t)).map((c) => c.text)));
+if (process.env.PROFILE) {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  const run = ours(createCountingSizer);
+  for (let k = 0; k < 3; k++) for (const f of files) run(f.text);
+  const { profile } = await session.post('Profiler.stop');
+  (await import('node:fs')).writeFileSync(process.env.PROFILE, JSON.stringify(profile));
+  process.exit(0);
+}
+
+const results = await timeAll([
+  { name: 'chunkstream slidingWindow', note: 'pre-token cache + rank-table count (one cache per run, cold)', make: () => ours(createCountingSizer) },
+  { name: 'chunkstream slidingWindow', note: 'pre-token cache + encode() on a miss (one cache per run, cold)', make: () => ours(createCachedSizer) },
+  { name: 'chunkstream slidingWindow', note: 'plain encode().length sizer', make: () => ours(() => encodeSizer) },
+  { name: 'LangChain TokenTextSplitter', note: 'local js-tiktoken cl100k', make: () => (t) => langchain.splitText(t) },
+  { name: 'chonkie TokenChunker', note: 'local js-tiktoken cl100k adapter', make: () => async (t) => (await chonkie.chunk(t)).map((c) => c.text) },
+]);
 
 // The counting sizer must give encode()'s counts, or the comparison would not be fair.
 let agree = 0;
@@ -169,7 +232,7 @@ for (const f of files) {
 
 const mb = bytes / 1e6;
 const reference = results.find((r) => r.name.startsWith('LangChain')) as Result;
-console.log(`corpus: ${root}\nfiles: ${files.length}, ${mb.toFixed(2)} MB; window ${SIZE} tokens, overlap ${OVERLAP}; cl100k_base everywhere\n`);
+console.log(`corpus: ${root}\nfiles: ${files.length}, ${mb.toFixed(2)} MB; window ${SIZE} tokens, overlap ${OVERLAP}; cl100k_base everywhere; best of ${ROUNDS} interleaved rounds\n`);
 console.log(`chunk sizes from the counting sizer equal encode().length for ${agree}/${total} chunks`);
 console.log('chunkstream never cuts a word: a whitespace-free run longer than 512 tokens stands alone, flagged oversized (max tokens column)\n');
 console.log('| contender | sizer / tokenizer | MB/s | × LangChain | chunks | max tokens |');
@@ -178,3 +241,57 @@ for (const r of results) {
   const rate = mb / r.seconds;
   console.log(`| ${r.name} | ${r.note} | ${rate.toFixed(2)} | ${(reference.seconds / r.seconds).toFixed(2)} | ${r.chunks} | ${r.maxTokens} |`);
 }
+
+/**
+ * Bounded memory: stream `megabytes` of generated prose (corpus files repeated, 64 KB writes) through
+ * slidingWindowStream and sample the heap while chunks flow out.
+ */
+async function streamRun(megabytes: number, sizer: Sizer, label: string): Promise<void> {
+  const seed = files.map((f) => f.text).join('\n\n');
+  const total = megabytes * 1e6;
+  async function* input(): AsyncGenerator<string> {
+    let sent = 0;
+    let at = 0;
+    while (sent < total) {
+      let piece = seed.slice(at, at + 65_536);
+      at += 65_536;
+      if (at >= seed.length) at = 0;
+      if (piece.length === 0) piece = seed.slice(0, 65_536);
+      sent += piece.length;
+      yield piece;
+    }
+  }
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  let chunks = 0;
+  const t0 = performance.now();
+  await pipeline(
+    Readable.from(input()),
+    slidingWindowStream({ size: SIZE, overlap: OVERLAP, sizer }),
+    new Writable({
+      objectMode: true,
+      write(_chunk, _enc, done) {
+        // Live data only: collect first, so that garbage waiting for the collector does not count.
+        if (++chunks % 1000 === 0) {
+          gc();
+          peak = Math.max(peak, process.memoryUsage().heapUsed);
+        }
+        done();
+      },
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`| ${label} | ${megabytes} | ${(megabytes / seconds).toFixed(2)} | ${chunks} | ${(before / 1e6).toFixed(1)} | ${(peak / 1e6).toFixed(1)} |`);
+}
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+console.log('\nslidingWindowStream over generated text (64 KB writes): live heap stays flat as the input grows\n');
+console.log('| sizer | MB streamed | MB/s | chunks | live heap before (MB) | peak live heap while streaming (MB, after GC) |');
+console.log('|---|---:|---:|---:|---:|---:|');
+await streamRun(8, createCountingSizer(), 'cl100k counting sizer');
+await streamRun(32, createCountingSizer(), 'cl100k counting sizer');
+await streamRun(32, { size: (t) => t.length }, 'UTF-16 units');
+await streamRun(128, { size: (t) => t.length }, 'UTF-16 units');
