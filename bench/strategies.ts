@@ -3,7 +3,8 @@
  * (chunkSize 512, chunkOverlap 64) and chonkie's TokenChunker, all on cl100k_base from js-tiktoken's local ranks
  * (no network). Prints MB/s, ratios and chunk counts from one run.
  *
- *   npx tsx bench/strategies.ts [corpus dir]
+ *   npx tsx bench/strategies.ts [corpus dir]        (ROUNDS=1 for a quick look)
+ *   PROFILE=out.cpuprofile npx tsx bench/strategies.ts   (CPU profile of the window strategy alone)
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
