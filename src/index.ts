@@ -13,3 +13,7 @@ export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
 export type { PdfDocument, PdfInfo, PdfInfoListener } from './parsers/pdf.js';
 export { parsePdf } from './parsers/pdf.js';
+export { createStrategy, fixedSize, slidingWindow, byMarkers, byTurns, readTurns } from './core/strategies/index.js';
+export type { FixedSizeOptions, SlidingWindowOptions, MarkersOptions, TurnsOptions, TurnBlock } from './core/strategies/index.js';
+export { fixedSizeStream, slidingWindowStream, byMarkersStream, turnGroups } from './stream/strategies.js';
+export type { StrategyStreamOptions, TextStreamOptions } from './stream/strategies.js';
