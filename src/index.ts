@@ -17,3 +17,11 @@ export { createStrategy, fixedSize, slidingWindow, byMarkers, byTurns, readTurns
 export type { FixedSizeOptions, SlidingWindowOptions, MarkersOptions, TurnsOptions, TurnBlock } from './core/strategies/index.js';
 export { fixedSizeStream, slidingWindowStream, byMarkersStream, turnGroups } from './stream/strategies.js';
 export type { StrategyStreamOptions, TextStreamOptions } from './stream/strategies.js';
+export type { ChunkTextOptions, ChunkFileOptions, ChunkFileResult } from './api.js';
+export { chunkText, chunkFile, chunkBlocks } from './api.js';
+export type { ChunkDeps } from './core/chunker.js';
+export { chunk } from './stream/chunk.js';
+export type { ChunkStream } from './stream/chunk.js';
+export { contextualize } from './core/embed-text.js';
+export { createSizer, createTokenSizer, countTokens } from './core/sizers/index.js';
+export { createTextSplitter } from './core/text-splitter.js';
