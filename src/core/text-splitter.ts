@@ -14,6 +14,7 @@
  * tail until it fits. Segmentation only ever sees bounded windows (see `segment-windows.ts`).
  */
 import { invalidOption } from '../config.js';
+import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from './segment-windows.js';
@@ -54,7 +55,8 @@ interface Segmenters {
 /**
  * A `TextSplitter` whose `split(text, maxSize, targetSize = maxSize)` returns spans `{ start, end }` into `text`:
  * in order, disjoint, trimmed of whitespace, covering every non-whitespace character, each measuring at most
- * `maxSize`, never cutting a grapheme cluster. The one exception to the size: a single grapheme cluster that
+ * `maxSize`, never cutting a grapheme cluster. Trimming works on clusters: a whitespace character that shares a
+ * cluster with a non-whitespace one (a space carrying a combining mark, a space after U+0600) stays in the span. The one exception to the size: a single grapheme cluster that
  * alone measures over `maxSize` (a long emoji sequence under a tiny limit) cannot be cut and comes back as its
  * own span; the caller measures it and flags the chunk.
  */
@@ -76,7 +78,9 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
   }
   return {
     split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
-      if (typeof text !== 'string') throw invalidOption('text', 'must be a string', text);
+      if (typeof text !== 'string') {
+        throw new ChunkError('ERR_INVALID_INPUT', `TextSplitter.split needs a string, got ${typeof text}`);
+      }
       if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
         throw invalidOption('maxSize', 'must be a number > 0', maxSize);
       }
