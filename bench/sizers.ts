@@ -9,6 +9,7 @@
  *   unique corpus only: it is slow).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { createTokenSizer, getTiktoken } from '../src/core/sizers/tokens.js';
@@ -62,7 +63,8 @@ const byName = (prefix: string): Row => rows.find((r) => r.name.startsWith(prefi
 const reference = byName('js-tiktoken encode().length, ~10 MB');
 
 console.log(`corpus: ${files.length} Markdown files, ${(unique.length / MB).toFixed(2)} MB of UTF-16 units; ~10 MB = ${copies} copies`);
-console.log(`node ${process.version}\n`);
+// Figures are only comparable within one run: other processes on the machine slow every row alike.
+console.log(`node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 const header = ['what', 'MB', 's', 'MB/s', 'vs encode', 'result'];
 const table = rows.map((r) => [
   r.name,
