@@ -25,6 +25,8 @@ interface Figure {
   /** Median wall-clock milliseconds of a pass. */
   wallMs: number;
   peakRssMb: number;
+  /** Memory mode: the most memory reachable after a full collection (heap, external, array buffers). */
+  liveMb?: number;
   units: number;
 }
 
@@ -41,9 +43,19 @@ const CORPUS = resolve(import.meta.dirname, '../../shared/corpus/pdf');
 const CHILD = `
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-const [tool, file, rounds, root] = process.argv.slice(1);
+const [tool, file, rounds, root, mode] = process.argv.slice(1);
 let peak = 0;
-const sample = () => { peak = Math.max(peak, process.memoryUsage.rss()); };
+let live = 0;
+let calls = 0;
+const sample = () => {
+  peak = Math.max(peak, process.memoryUsage.rss());
+  // Memory mode: what stays reachable, after a full collection every 20 pages or blocks.
+  if (mode === 'memory' && ++calls % 20 === 0) {
+    globalThis.gc();
+    const m = process.memoryUsage();
+    live = Math.max(live, m.heapUsed + m.external + m.arrayBuffers);
+  }
+};
 const lib = (p) => import(pathToFileURL(root + '/' + p).href);
 async function pass(bytes) {
   if (tool === 'chunkstream') {
@@ -86,6 +98,11 @@ async function pass(bytes) {
   }
 }
 const bytes = new Uint8Array(readFileSync(file));
+if (mode === 'memory') {
+  await pass(bytes);
+  process.stdout.write(JSON.stringify({ pages: 0, ms: 0, wallMs: 0, peakRssMb: peak / 2 ** 20, liveMb: live / 2 ** 20, units: 0 }));
+  process.exit(0);
+}
 const timer = setInterval(sample, 5);
 await pass(bytes);
 const cpu = [], wall = [];
@@ -104,9 +121,9 @@ const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
 process.stdout.write(JSON.stringify({ pages: last.pages, ms: median(cpu), wallMs: median(wall), peakRssMb: peak / 2 ** 20, units: last.units }));
 `;
 
-/** Runs one measurement in a fresh child process. */
-function measure(tool: Tool, file: string): Figure {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, tool, file, String(ROUNDS), ROOT], {
+/** Runs one measurement in a fresh child process; `memory` runs one pass with forced collections instead. */
+function measure(tool: Tool, file: string, mode: 'time' | 'memory' = 'time'): Figure {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD, tool, file, String(ROUNDS), ROOT, mode], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
     maxBuffer: 1 << 20,
@@ -166,8 +183,10 @@ async function main(): Promise<void> {
   );
   console.log(`\nchunkstream / pdf.js CPU time: ${(ours.ms / bare.ms).toFixed(2)}x (budget 1.30x); chunkstream / pdf-parse CPU time: ${(ours.ms / peer.ms).toFixed(2)}x`);
 
-  console.log('\nPeak RSS against page count (generated PDFs, 45 lines a page, running header and page number)\n');
-  console.log(`${'pages'.padStart(6)} ${'bytes'.padStart(10)} | ${pad('chunkstream RSS MB', 18)} ${pad('p/s', 6)} | ${pad('pdf.js RSS MB', 13)} ${pad('p/s', 6)}`);
+  console.log('\nMemory against page count (generated PDFs, 45 lines a page, running header and page number)');
+  console.log('RSS: peak resident set size over the timed passes; live: most memory still reachable after a full');
+  console.log('collection, sampled every 20 pages (pdf.js) or blocks (chunkstream) in a separate pass; MB\n');
+  console.log(`${'pages'.padStart(6)} ${'bytes'.padStart(10)} | ${pad('chunkstream RSS', 15)} ${pad('live', 5)} ${pad('p/s', 5)} | ${pad('pdf.js RSS', 10)} ${pad('live', 5)} ${pad('p/s', 5)}`);
   const baseline = measureIdle();
   console.log(`(a child that does nothing holds ${baseline.toFixed(0)} MB)`);
   const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-'));
@@ -178,8 +197,11 @@ async function main(): Promise<void> {
       writeFileSync(path, bytes);
       const a = measure('chunkstream', path);
       const b = measure('pdfjs', path);
+      const am = measure('chunkstream', path, 'memory');
+      const bm = measure('pdfjs', path, 'memory');
       console.log(
-        `${pad(pages, 6)} ${pad(bytes.length, 10)} | ${pad(a.peakRssMb.toFixed(0), 18)} ${pad((a.pages / (a.ms / 1000)).toFixed(0), 6)} | ${pad(b.peakRssMb.toFixed(0), 13)} ${pad((b.pages / (b.ms / 1000)).toFixed(0), 6)}`,
+        `${pad(pages, 6)} ${pad(bytes.length, 10)} | ${pad(a.peakRssMb.toFixed(0), 15)} ${pad((am.liveMb ?? 0).toFixed(0), 5)} ${pad((a.pages / (a.ms / 1000)).toFixed(0), 5)} | ` +
+          `${pad(b.peakRssMb.toFixed(0), 10)} ${pad((bm.liveMb ?? 0).toFixed(0), 5)} ${pad((b.pages / (b.ms / 1000)).toFixed(0), 5)}`,
       );
     }
   } finally {
