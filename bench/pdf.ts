@@ -25,7 +25,7 @@ interface Figure {
   /** Median wall-clock milliseconds of a pass. */
   wallMs: number;
   peakRssMb: number;
-  /** Memory mode: the most memory reachable after a full collection (heap, external, array buffers). */
+  /** Memory mode: the most memory reachable after a full collection (JS heap and external memory, buffers included). */
   liveMb?: number;
   units: number;
 }
@@ -53,7 +53,7 @@ const sample = () => {
   if (mode === 'memory' && ++calls % 20 === 0) {
     globalThis.gc();
     const m = process.memoryUsage();
-    live = Math.max(live, m.heapUsed + m.external + m.arrayBuffers);
+    live = Math.max(live, m.heapUsed + m.external);
   }
 };
 const lib = (p) => import(pathToFileURL(root + '/' + p).href);
