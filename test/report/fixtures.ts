@@ -123,3 +123,37 @@ export function handMadeFixture(): { text: string; chunks: Chunk[] } {
   ];
   return { text, chunks: drafts.map((d, i) => finishChunk(d, { documentId: 'guide', origin: 'guide.md' }, i)) };
 }
+
+/** A document that tries every way out of the page: script and style end tags, event handlers, `javascript:` links, a fake JSON end. */
+export function hostileFixture(): { text: string; chunks: Chunk[] } {
+  const text = [
+    '# <script>window.__pwned = 1; alert("heading")</script>',
+    '',
+    'Click [here](javascript:window.__pwned=2) or <a href="javascript:alert(1)">there</a>.',
+    '',
+    '</style><style>body{display:none}</style> <img src=x onerror="window.__pwned=3">',
+    '',
+    '</script><script>window.__pwned = 4</script> <!-- "quotes" & \'apostrophes\' -->',
+    '',
+    '\u2028line separator\u2029 and {"chunks": []} </main></aside>',
+  ].join('\n');
+  const parts = text.split('\n\n');
+  let from = 0;
+  const drafts: ChunkDraft[] = parts.map((p, i) => {
+    const start = text.indexOf(p, from);
+    from = start + p.length;
+    return {
+      text: p,
+      start,
+      end: start + p.length,
+      startLine: 1 + 2 * i,
+      endLine: 1 + 2 * i,
+      size: p.length,
+      heading: headingContext(['<script>alert("crumb")</script>', '"><img src=x onerror=alert(2)>'], [1, 2]),
+      prefix: i === 1 ? '<script>window.__pwned = 5</script>' : '',
+      suffix: i === 2 ? '</div></div><script>window.__pwned = 6</script>' : '',
+      metadata: { kinds: ['paragraph'], languages: ['</script><script>window.__pwned=7</script>'] },
+    };
+  });
+  return { text, chunks: drafts.map((d, i) => finishChunk(d, { documentId: '<b>doc</b>', origin: '"><script>alert(8)</script>' }, i)) };
+}
