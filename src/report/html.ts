@@ -157,7 +157,8 @@ function renderSide(layout: ReportLayout, figuresHtml: string, unit: string, max
   }
   if (outline.length === 0) out.push('<li><span class="pad">No headings.</span></li>');
   out.push('</ol></details>');
-  const scale = chunks.reduce((m, c) => Math.max(m, c.size), Math.max(1, maxSize ?? 0));
+  // Meters are a share of the limit when there is one, so one huge outlier does not flatten every other bar.
+  const scale = Math.max(1, maxSize ?? chunks.reduce((m, c) => Math.max(m, c.size), 1));
   out.push(`<details open><summary>Chunks (${chunks.length})</summary><ol class="chunks" id="chunk-list">`);
   chunks.forEach((c, k) => {
     const pct = Math.min(100, (100 * c.size) / scale).toFixed(1);
