@@ -11,3 +11,8 @@ export { charSizer, createGraphemeSizer, createWordSizer } from './core/sizers/b
 export { parseMarkdown } from './parsers/markdown.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
+export type { ReportOptions } from './report/html.js';
+export { renderReport } from './report/html.js';
+export type { TerminalOptions } from './report/terminal.js';
+export { renderTerminal } from './report/terminal.js';
+export type { PageMark } from './report/layout.js';
