@@ -121,11 +121,11 @@ function renderPieces(pieces: readonly Piece[], text: string, owner: number, out
   }
 }
 
-function renderBand(band: Band, text: string, unit: string, out: string[]): void {
+function renderBand(band: Band, text: string, unit: string, maxSize: number | undefined, out: string[]): void {
   const c = band.chunk;
   const k = band.position;
   let cls = `band b${k % 2}`;
-  if (c.oversized) cls += ' oversized';
+  if (c.oversized || (maxSize !== undefined && c.size > maxSize)) cls += ' oversized';
   if (isHeadingOnly(c)) cls += ' lonely';
   if (band.pieces.length === 0) cls += ' empty';
   let label = `#${c.index} · ${formatNumber(c.size)} ${unit}`;
@@ -188,7 +188,7 @@ export function renderReport(
 ): string {
   const unit = options.unit ?? 'tokens';
   const layout = layoutReport(chunks, documentText, { pages: options.pages });
-  const figures = reportFigures(layout.chunks, stats, layout.figures);
+  const figures = reportFigures(layout.chunks, stats, layout.figures, options.maxSize);
   const title = options.title ?? chunks[0]?.origin ?? chunks[0]?.documentId ?? 'document';
 
   const table = figureRows(figures, unit)
@@ -203,7 +203,7 @@ export function renderReport(
   const body: string[] = [];
   body.push('<main id="doc" tabindex="-1">');
   for (const item of layout.items) {
-    if (item.kind === 'band') renderBand(item, documentText, unit, body);
+    if (item.kind === 'band') renderBand(item, documentText, unit, options.maxSize, body);
     else renderGap(item, documentText, body);
   }
   if (layout.chunks.length === 0) body.push('<p class="gap">No chunks.</p>');

@@ -18,6 +18,8 @@ export interface ReportFigures {
   readonly maxSize: number;
   readonly oversized: number;
   readonly oversizedReasons: Readonly<Record<string, number>>;
+  /** Chunks measuring above the given `maxSize`, flagged or not; undefined without a `maxSize`. */
+  readonly aboveMax: number | undefined;
   /** From the statistics; undefined when none were given (only the chunker knows `minSize`). */
   readonly undersized: number | undefined;
   readonly headingOnly: number;
@@ -37,7 +39,12 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Computes the figures of a report from its chunks, the run's statistics and the layout. */
-export function reportFigures(chunks: readonly Chunk[], stats: Partial<ChunkStatistics> | undefined, layout: LayoutFigures): ReportFigures {
+export function reportFigures(
+  chunks: readonly Chunk[],
+  stats: Partial<ChunkStatistics> | undefined,
+  layout: LayoutFigures,
+  maxSize?: number,
+): ReportFigures {
   const sizes = chunks.map((c) => c.size).sort((a, b) => a - b);
   const total = sizes.reduce((a, b) => a + b, 0);
   const reasons: Record<string, number> = {};
@@ -62,6 +69,7 @@ export function reportFigures(chunks: readonly Chunk[], stats: Partial<ChunkStat
     maxSize: sizes.at(-1) ?? 0,
     oversized: chunks.filter((c) => c.oversized).length,
     oversizedReasons: stats?.oversizedReasons ?? reasons,
+    aboveMax: maxSize === undefined ? undefined : chunks.filter((c) => c.size > maxSize).length,
     undersized: stats?.undersized,
     headingOnly: layout.headingOnly,
     overlapChars: layout.overlapChars,
@@ -97,6 +105,7 @@ export function figureRows(f: ReportFigures, unit: string): FigureRow[] {
   ];
   const reasons = Object.entries(f.oversizedReasons).map(([why, n]) => `${why}: ${n}`).join(', ');
   rows.push({ label: 'oversized', value: f.oversized === 0 ? '0' : `${f.oversized}${reasons ? ` (${reasons})` : ''}`, warn: f.oversized > 0 });
+  if (f.aboveMax !== undefined) rows.push({ label: 'above max', value: formatNumber(f.aboveMax), warn: f.aboveMax > f.oversized });
   if (f.undersized !== undefined) rows.push({ label: 'undersized', value: formatNumber(f.undersized), warn: f.undersized > 0 });
   rows.push({ label: 'heading-only chunks', value: formatNumber(f.headingOnly), warn: f.headingOnly > 0 });
   rows.push({ label: 'overlap chars', value: formatNumber(f.overlapChars), warn: false });

@@ -50,6 +50,7 @@ function header(band: Band, unit: string, maxSize: number | undefined): string {
   if (c.heading?.breadcrumb) parts.push(c.heading.breadcrumb);
   const flags: string[] = [];
   if (c.oversized) flags.push('OVERSIZED');
+  else if (maxSize !== undefined && c.size > maxSize) flags.push('ABOVE MAX');
   if (isHeadingOnly(c)) flags.push('HEADING ONLY');
   if (c.metadata?.isSplit) flags.push('split');
   if (c.prefix) flags.push('+prefix');
@@ -132,11 +133,12 @@ export function renderTerminal(chunks: readonly Chunk[], documentText: string, s
     pieces(item.pieces.slice(0, lead), documentText, item.position, color, out);
     out.push(lineStart(out));
     const style = `${BAND[item.position % 2]}${STYLE.header}`;
-    out.push(paint(color, item.chunk.oversized || isHeadingOnly(item.chunk) ? STYLE.warn : style, header(item, unit, options.maxSize)), '\n');
+    const alarm = item.chunk.oversized || isHeadingOnly(item.chunk) || (options.maxSize !== undefined && item.chunk.size > options.maxSize);
+    out.push(paint(color, alarm ? STYLE.warn : style, header(item, unit, options.maxSize)), '\n');
     pieces(item.pieces.slice(lead), documentText, item.position, color, out);
   }
   out.push(lineStart(out));
-  const figures = reportFigures(layout.chunks, stats, layout.figures);
+  const figures = reportFigures(layout.chunks, stats, layout.figures, options.maxSize);
   const rows = figureRows(figures, unit);
   const labelWidth = rows.reduce((m, r) => Math.max(m, r.label.length), 0);
   out.push('\n', paint(color, STYLE.header, 'Statistics'), '\n');

@@ -46,3 +46,12 @@ describe('renderTerminal', () => {
     expect(out).toContain('safe \u241b[2J\u241b]0;title\u2407 text\u240d overwritten');
   });
 });
+
+describe('renderTerminal against a limit', () => {
+  it('flags a chunk above maxSize that the chunker did not mark oversized, and counts it', () => {
+    const { text, chunks } = handMadeFixture();
+    const out = renderTerminal(chunks, text, fixtureStats(chunks), { color: false, unit: 'chars', maxSize: 50 });
+    expect(out).toMatch(/──── #1 guide#1 · 53 chars \(106%\) .* ABOVE MAX/);
+    expect(out).toMatch(/ above max +2\n/);
+  });
+});
