@@ -6,7 +6,7 @@
  * overlap pieces inside the later chunk's band.
  */
 import { ChunkError } from '../errors.js';
-import type { Chunk } from '../types.js';
+import type { Block, Chunk } from '../types.js';
 
 /** Where a page begins in the document text (PDF), when the caller knows it. */
 export interface PageMark {
@@ -93,6 +93,21 @@ export interface ReportLayout {
 export interface LayoutOptions {
   /** Exact page starts; without them, page markers are placed at the first chunk of each page. */
   readonly pages?: readonly PageMark[] | undefined;
+}
+
+/**
+ * Exact page starts from a PDF's blocks: each page starts at its first block. A page whose first text lies inside a
+ * block that began on an earlier page gets no mark, since no offset inside that block is known to start it.
+ */
+export function pageMarks(blocks: Iterable<Block>): PageMark[] {
+  const marks: PageMark[] = [];
+  let seen = 0;
+  for (const b of blocks) {
+    if (b.page === undefined) continue;
+    if (b.page > seen) marks.push({ page: b.page, offset: b.start });
+    seen = Math.max(seen, b.pageEnd ?? b.page);
+  }
+  return marks;
 }
 
 /** Overlap runs name at most this many chunks, so a pathological input stays linear. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { finishChunk } from '../../src/core/chunk-factory.js';
 import { isChunkError } from '../../src/errors.js';
-import { layoutReport, type Band, type Piece } from '../../src/report/layout.js';
+import { layoutReport, pageMarks, type Band, type Piece } from '../../src/report/layout.js';
 import type { Chunk } from '../../src/types.js';
 import { fcParams } from '../support/property.js';
 import { handMadeFixture } from './fixtures.js';
@@ -131,5 +131,18 @@ describe('layoutReport', () => {
       }),
       fcParams(300),
     );
+  });
+});
+
+describe('pageMarks', () => {
+  const block = (start: number, page: number, pageEnd?: number) =>
+    ({ kind: 'paragraph', text: 'x', start, end: start + 1, startLine: 1, endLine: 1, page, ...(pageEnd ? { pageEnd } : {}) }) as const;
+
+  it('marks each page at its first block and skips pages that begin inside a block spanning from an earlier page', () => {
+    expect(pageMarks([block(0, 1), block(3, 1), block(6, 2, 3), block(9, 3), block(12, 5)])).toEqual([
+      { page: 1, offset: 0 },
+      { page: 2, offset: 6 },
+      { page: 5, offset: 12 },
+    ]);
   });
 });
