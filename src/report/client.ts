@@ -55,6 +55,7 @@ header.top .sub{color:#c6ccd8;font-size:13px}
 .chip.warn{background:#ffe1c2;color:#8a3b00}
 table.stats{border-collapse:collapse;width:100%;font-size:12.5px;margin-top:6px}
 table.stats td{padding:2px 4px;border-bottom:1px solid #f0f1f4;vertical-align:top}
+table.stats td:first-child{white-space:nowrap}
 table.stats td:last-child{text-align:right;font-variant-numeric:tabular-nums}
 table.stats tr.warn td{color:#a33b00;font-weight:600}
 .histogram{display:block;max-width:100%;height:auto}

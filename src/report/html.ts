@@ -102,8 +102,12 @@ function pageLabel(p: Extract<Piece, { kind: 'page' }>): string {
 function renderPieces(pieces: readonly Piece[], text: string, owner: number, out: string[]): void {
   for (const p of pieces) {
     if (p.kind === 'page') {
-      const title = p.exact ? '' : ` title="${escapeHtml(`first chunk that starts on ${pageLabel(p)}`)}"`;
-      out.push(`<span class="page${p.exact ? '' : ' approx'}" data-page="${p.page}"${title}>${escapeHtml(pageLabel(p))}</span>`);
+      if (p.place === 'exact') out.push(`<span class="page" data-page="${p.page}">${escapeHtml(pageLabel(p))}</span>`);
+      else {
+        const why = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : `first chunk that starts on ${pageLabel(p)}`;
+        const label = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : pageLabel(p);
+        out.push(`<span class="page approx" data-page="${p.page}" title="${escapeHtml(why)}">${escapeHtml(label)}</span>`);
+      }
     } else if (p.kind !== 'text') {
       out.push(`<span class="add ${p.kind === 'prefix' ? 'pre' : 'suf'}" data-of="${p.of}">${escapeHtml(p.text)}</span>`);
     } else {

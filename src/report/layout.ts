@@ -12,8 +12,10 @@ import type { Block, Chunk } from '../types.js';
 export interface PageMark {
   /** 1-based page number. */
   readonly page: number;
-  /** UTF-16 offset of the page's first character in the document text. */
+  /** UTF-16 offset of the page's first character in the document text, or of the block the page begins inside. */
   readonly offset: number;
+  /** True when the page begins somewhere inside the block at `offset` (a paragraph running across the page break). */
+  readonly within?: boolean;
 }
 
 /** A run of source text inside a band or a gap. */
@@ -41,8 +43,11 @@ export interface PagePiece {
   readonly page: number;
   /** Last page of the marker when blank pages are folded into it (`pages 5–7`), else `page`. */
   readonly lastPage: number;
-  /** True when the page start is known to the character; false when it is taken from the chunks' page numbers. */
-  readonly exact: boolean;
+  /**
+   * How well the marker is placed: `exact` where the page begins; `within` before the block the page begins inside;
+   * `chunk` at the first chunk that starts on the page (no page starts were given, only the chunks' page numbers).
+   */
+  readonly place: 'exact' | 'within' | 'chunk';
 }
 
 /** What a band or a gap is drawn from. */
@@ -96,8 +101,9 @@ export interface LayoutOptions {
 }
 
 /**
- * Exact page starts from a PDF's blocks: each page starts at its first block. A page whose first text lies inside a
- * block that began on an earlier page gets no mark, since no offset inside that block is known to start it.
+ * Page starts from a PDF's blocks: each page starts at its first block. A page whose first text lies inside a block
+ * that began on an earlier page (a paragraph running across the break) is marked `within` that block, since no
+ * offset inside a block is known to start it.
  */
 export function pageMarks(blocks: Iterable<Block>): PageMark[] {
   const marks: PageMark[] = [];
@@ -105,7 +111,9 @@ export function pageMarks(blocks: Iterable<Block>): PageMark[] {
   for (const b of blocks) {
     if (b.page === undefined) continue;
     if (b.page > seen) marks.push({ page: b.page, offset: b.start });
-    seen = Math.max(seen, b.pageEnd ?? b.page);
+    const last = b.pageEnd ?? b.page;
+    for (let page = Math.max(seen, b.page) + 1; page <= last; page++) marks.push({ page, offset: b.start, within: true });
+    seen = Math.max(seen, last);
   }
   return marks;
 }
@@ -203,7 +211,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   const placePages = (pieces: Piece[], at: number): void => {
     const marks = pagesAt.get(at);
     if (marks === undefined) return;
-    for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, exact: true });
+    for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
     pagesAt.delete(at);
   };
   let r = 0;
@@ -213,7 +221,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
       const c = chunks[it.position] as Chunk;
       if (pages.length === 0 && c.pageStart !== undefined && c.pageStart > lastPage) {
         // Pages with no chunk start of their own (blank pages) fold into the marker: "pages 5–7".
-        it.pieces.push({ kind: 'page', page: Math.min(lastPage + 1, c.pageStart), lastPage: c.pageStart, exact: false });
+        it.pieces.push({ kind: 'page', page: Math.min(lastPage + 1, c.pageStart), lastPage: c.pageStart, place: 'chunk' });
       }
       if (c.pageStart !== undefined) lastPage = Math.max(lastPage, c.pageEnd ?? c.pageStart);
       if (c.prefix) {

@@ -64,7 +64,8 @@ function pieces(list: readonly Piece[], text: string, band: number, color: boole
   const base = band >= 0 ? BAND[band % 2] : '';
   for (const p of list) {
     if (p.kind === 'page') {
-      out.push(lineStart(out), paint(color, STYLE.page, color ? `── ${pageLabel(p)} ──` : `==== ${pageLabel(p)} ====`), '\n');
+      const label = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : pageLabel(p);
+      out.push(lineStart(out), paint(color, STYLE.page, color ? `── ${label} ──` : `==== ${label} ====`), '\n');
     } else if (p.kind !== 'text') {
       const t = sanitizeTerminal(p.text);
       out.push(color ? paint(true, STYLE.added, t) : `{+${p.kind}: ${t}+}`);

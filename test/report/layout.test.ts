@@ -67,8 +67,8 @@ describe('layoutReport', () => {
     const chunks = [chunk(text, 0, 8, 0, { pageStart: 1, pageEnd: 1 }), chunk(text, 10, 18, 1, { pageStart: 3, pageEnd: 3 })];
     const derived = layoutReport(chunks, text).items.flatMap((i) => i.pieces.filter((p) => p.kind === 'page'));
     expect(derived).toEqual([
-      { kind: 'page', page: 1, lastPage: 1, exact: false },
-      { kind: 'page', page: 2, lastPage: 3, exact: false },
+      { kind: 'page', page: 1, lastPage: 1, place: 'chunk' },
+      { kind: 'page', page: 2, lastPage: 3, place: 'chunk' },
     ]);
     const exact = layoutReport(chunks, text, { pages: [{ page: 1, offset: 0 }, { page: 2, offset: 9 }] });
     const marks = exact.items.flatMap((i) => i.pieces.filter((p) => p.kind === 'page').map((p) => ({ item: i.kind, page: (p as { page: number }).page })));
@@ -138,11 +138,23 @@ describe('pageMarks', () => {
   const block = (start: number, page: number, pageEnd?: number) =>
     ({ kind: 'paragraph', text: 'x', start, end: start + 1, startLine: 1, endLine: 1, page, ...(pageEnd ? { pageEnd } : {}) }) as const;
 
-  it('marks each page at its first block and skips pages that begin inside a block spanning from an earlier page', () => {
-    expect(pageMarks([block(0, 1), block(3, 1), block(6, 2, 3), block(9, 3), block(12, 5)])).toEqual([
+  it('marks each page at its first block, and a page that begins inside a block spanning from an earlier page within that block', () => {
+    expect(pageMarks([block(0, 1), block(3, 1), block(6, 2, 3), block(9, 3), block(12, 3, 5), block(15, 6)])).toEqual([
       { page: 1, offset: 0 },
       { page: 2, offset: 6 },
-      { page: 5, offset: 12 },
+      { page: 3, offset: 6, within: true },
+      { page: 4, offset: 12, within: true },
+      { page: 5, offset: 12, within: true },
+      { page: 6, offset: 15 },
+    ]);
+  });
+
+  it('draws a within mark as such', () => {
+    const text = 'aaa bbb';
+    const layout = layoutReport([chunk(text, 0, 7, 0)], text, { pages: [{ page: 1, offset: 0 }, { page: 2, offset: 4, within: true }] });
+    expect(layout.items[0]!.pieces.filter((p) => p.kind === 'page')).toEqual([
+      { kind: 'page', page: 1, lastPage: 1, place: 'exact' },
+      { kind: 'page', page: 2, lastPage: 2, place: 'within' },
     ]);
   });
 });
