@@ -84,6 +84,7 @@ ol.chunks .meter i.over{background:#d33}
 ol.chunks .bc{overflow:hidden;text-overflow:ellipsis;color:#4a5261}
 ol.chunks a.cur .bc{color:#fff}
 .keys{color:#6b7383;font-size:11.5px;margin:6px 0 0}
+@media (max-width:820px){.layout{grid-template-columns:1fr;grid-template-rows:minmax(0,1fr) 42vh}#side{border-left:0;border-top:2px solid #d5d9e0}}
 `;
 
 /**
