@@ -1,52 +1,74 @@
 /**
- * Cost of the chunk report on a large document: layout and HTML rendering time in Node, page size, and the terminal
- * view. Run: npx tsx bench/report.ts [file.md ...] (default: ~700k characters of the corpus's Markdown).
+ * Cost of the chunk report on large documents: `renderReport` and `renderTerminal` time in Node and the page size,
+ * for ~700k characters of the corpus's Markdown and for freeculture.pdf (352 pages), at several chunk sizes.
+ * Run: npx tsx bench/report.ts
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { chunkBlocks, chunkText } from '../src/api.js';
+import { parsePdf } from '../src/parsers/pdf.js';
 import { renderReport } from '../src/report/html.js';
+import { pageMarks, type PageMark } from '../src/report/layout.js';
 import { renderTerminal } from '../src/report/terminal.js';
-import { markdownChunks, fixtureStats } from '../test/report/fixtures.js';
+import type { ChunkingResult } from '../src/types.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../shared/corpus');
-const DEFAULT = [
+const MARKDOWN = [
   'md/free-programming-books/free-courses-en.md',
   'md/free-programming-books/free-programming-books-langs.md',
   'md/free-programming-books/free-programming-books-subjects.md',
   'md/gfm-spec/spec.txt',
 ].map((f) => join(CORPUS, f));
+const PDF = join(CORPUS, 'pdf/freeculture.pdf');
 
-const files = (process.argv.length > 2 ? process.argv.slice(2) : DEFAULT).filter((f) => existsSync(f));
-if (files.length === 0) {
-  console.log('no input files (the corpus is expected at ../shared/corpus)');
-  process.exit(0);
-}
-const text = files.map((f) => readFileSync(f, 'utf8')).join('\n\n');
-
-function time<T>(fn: () => T, runs = 5): { ms: number; value: T } {
+/** Mean time of `runs` calls after one warm-up call. */
+function time<T>(fn: () => T, runs = 3): { ms: number; value: T } {
   let value = fn();
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) value = fn();
   return { ms: (performance.now() - t0) / runs, value };
 }
 
-const rows: string[][] = [['chunk size (chars)', 'chunks', 'renderReport ms', 'HTML KB', 'HTML / text', 'renderTerminal ms', 'MB/s (HTML)']];
-for (const size of [200, 400, 1500]) {
-  const chunks = markdownChunks(text, size, 'bench');
-  const stats = fixtureStats(chunks);
-  const html = time(() => renderReport(chunks, text, stats, { unit: 'chars', maxSize: size, targetSize: Math.floor(size * 0.75) }));
-  const term = time(() => renderTerminal(chunks, text, stats, { color: true, unit: 'chars' }));
-  const kb = Buffer.byteLength(html.value) / 1024;
+const header = ['document', 'max tokens', 'overlap', 'chunks', 'text KB', 'renderReport ms', 'HTML KB', 'HTML / text', 'renderTerminal ms'];
+const rows: string[][] = [header];
+
+function measure(name: string, text: string, maxSize: number, overlap: number, run: () => ChunkingResult, pages?: PageMark[]): void {
+  const { chunks, statistics } = run();
+  const view = { unit: 'tokens' as const, maxSize, targetSize: Math.floor(maxSize * 0.75), pages };
+  const html = time(() => renderReport(chunks, text, statistics, view));
+  const term = time(() => renderTerminal(chunks, text, statistics, { ...view, color: true }));
+  const htmlBytes = Buffer.byteLength(html.value);
+  const textBytes = Buffer.byteLength(text);
   rows.push([
-    String(size),
+    name,
+    String(maxSize),
+    String(overlap),
     String(chunks.length),
-    html.ms.toFixed(1),
-    kb.toFixed(0),
-    (Buffer.byteLength(html.value) / Buffer.byteLength(text)).toFixed(2),
-    term.ms.toFixed(1),
-    (text.length / 1e6 / (html.ms / 1000)).toFixed(1),
+    (textBytes / 1024).toFixed(0),
+    html.ms.toFixed(0),
+    (htmlBytes / 1024).toFixed(0),
+    (htmlBytes / textBytes).toFixed(2),
+    term.ms.toFixed(0),
   ]);
 }
-console.log(`${text.length.toLocaleString('en-US')} characters from ${files.length} file(s)`);
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-for (const r of rows) console.log(`| ${r.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`);
+
+const mdFiles = MARKDOWN.filter((f) => existsSync(f));
+if (mdFiles.length > 0) {
+  const text = mdFiles.map((f) => readFileSync(f, 'utf8')).join('\n\n');
+  for (const [maxSize, overlap] of [[128, 0], [512, 0], [512, 64]] as const) {
+    measure(`corpus Markdown (${(text.length / 1000).toFixed(0)}k chars)`, text, maxSize, overlap, () => chunkText(text, { maxSize, overlap }));
+  }
+}
+if (existsSync(PDF)) {
+  const document = await parsePdf(PDF);
+  const pages = pageMarks(document.blocks);
+  for (const [maxSize, overlap] of [[256, 32], [512, 64]] as const) {
+    measure('freeculture.pdf (352 p)', document.text, maxSize, overlap, () => chunkBlocks(document.blocks, { maxSize, overlap }), pages);
+  }
+}
+if (rows.length === 1) console.log('no input: the corpus is expected at ../shared/corpus');
+const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] as string).length)));
+rows.forEach((r, n) => {
+  console.log(`| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`);
+  if (n === 0) console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+});
