@@ -75,6 +75,8 @@ ol.outline .d0 a{font-weight:600}
 ol.chunks li{content-visibility:auto;contain-intrinsic-size:auto 20px}
 ol.chunks a{display:grid;grid-template-columns:48px 44px 60px minmax(0,1fr);gap:6px;align-items:center}
 ol.chunks a.cur{background:#1d2330;color:#fff}
+ol.chunks a.flag-over{box-shadow:inset 4px 0 #d22}
+ol.chunks a.flag-lonely{box-shadow:inset 4px 0 #e06c00}
 ol.chunks .n{font-family:ui-monospace,monospace;color:#6b7383}
 ol.chunks a.cur .n{color:#c6ccd8}
 ol.chunks .sz{text-align:right;font-variant-numeric:tabular-nums}

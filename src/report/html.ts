@@ -168,7 +168,7 @@ function renderSide(layout: ReportLayout, figuresHtml: string, unit: string, max
     const pct = Math.min(100, (100 * c.size) / scale).toFixed(1);
     const over = c.oversized || (maxSize !== undefined && c.size > maxSize);
     out.push(
-      `<li><a href="#c${k}" data-k="${k}"><span class="n">#${c.index}</span><span class="sz" title="${escapeHtml(`${c.size} ${unit}`)}">${formatNumber(c.size)}</span>` +
+      `<li><a href="#c${k}" data-k="${k}"${over ? ' class="flag-over"' : isHeadingOnly(c) ? ' class="flag-lonely"' : ''}><span class="n">#${c.index}</span><span class="sz" title="${escapeHtml(`${c.size} ${unit}`)}">${formatNumber(c.size)}</span>` +
         `<span class="meter"><i${over ? ' class="over"' : ''} style="width:${pct}%"></i></span><span class="bc">${escapeHtml(c.heading?.breadcrumb || '—')}</span></a></li>`,
     );
   });

@@ -40,6 +40,8 @@ describe('renderReport', () => {
     expect(count(html, 'class="add suf"')).toBe(1);
     expect(html).toContain('class="band b1 lonely"');
     expect(html).toMatch(/class="band b1 oversized"/);
+    expect(html).toContain('<a href="#c3" data-k="3" class="flag-lonely">');
+    expect(html).toContain('<a href="#c5" data-k="5" class="flag-over">');
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
     expect(data.chunks.map((c: { id: string }) => c.id)).toEqual(chunks.map((c) => c.id));
     expect(data.chunks[5]).toMatchObject({ overlapPrev: 23, flags: ['oversized', 'split'] });
