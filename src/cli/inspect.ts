@@ -58,7 +58,7 @@ Exit codes: 0 done, 1 the file could not be chunked, 2 bad usage.
 `;
 
 /** What the command line asks `inspect` to do. */
-interface InspectArgs {
+export interface InspectArgs {
   readonly file: string;
   readonly html: string | undefined;
   readonly title: string | undefined;
