@@ -134,6 +134,12 @@ function renderBand(band: Band, text: string, unit: string, maxSize: number | un
   if (band.pieces.length === 0) cls += ' empty';
   let label = `#${c.index} · ${formatNumber(c.size)} ${unit}`;
   if (c.pageStart !== undefined) label += ` · p. ${c.pageEnd !== undefined && c.pageEnd !== c.pageStart ? `${c.pageStart}–${c.pageEnd}` : c.pageStart}`;
+  if (c.metadata?.isSplit) {
+    // Say at a glance which structure was cut: a split table or code block is what a reader checks first.
+    const cut = (c.metadata.kinds ?? []).filter((kind) => kind === 'table' || kind === 'code' || kind === 'list');
+    label += ` · split ${cut.length > 0 ? cut.join('/') : 'text'}`;
+  }
+  if (isHeadingOnly(c)) label += ' · heading only';
   out.push(`<div class="${cls}" id="c${k}" data-k="${k}" data-label="${escapeHtml(label)}">`);
   renderPieces(band.pieces, text, k, out);
   out.push('</div>');

@@ -41,6 +41,8 @@ describe('renderReport', () => {
     expect(html).toContain('class="band b1 lonely"');
     expect(html).toMatch(/class="band b1 oversized"/);
     expect(html).toContain('<a href="#c3" data-k="3" class="flag-lonely">');
+    expect(html).toContain('data-label="#1 · 53 chars · p. 1–2 · split table/code"');
+    expect(html).toContain('data-label="#3 · 9 chars · p. 2 · heading only"');
     expect(html).toContain('<a href="#c5" data-k="5" class="flag-over">');
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
     expect(data.chunks.map((c: { id: string }) => c.id)).toEqual(chunks.map((c) => c.id));
