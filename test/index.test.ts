@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+
+describe('public API', () => {
+  it('exports exactly these names', async () => {
+    const names = Object.keys(await import('../src/index.js')).sort();
+    expect(names).toMatchInlineSnapshot(`
+      [
+        "ChunkError",
+        "DefaultHeadingTracker",
+        "byMarkers",
+        "byMarkersStream",
+        "byTurns",
+        "charSizer",
+        "chunk",
+        "chunkBlocks",
+        "chunkFile",
+        "chunkText",
+        "contextualize",
+        "countTokens",
+        "createGraphemeSizer",
+        "createSizer",
+        "createStrategy",
+        "createTextSplitter",
+        "createTokenSizer",
+        "createWordSizer",
+        "detectFormat",
+        "fixedSize",
+        "fixedSizeStream",
+        "formatBreadcrumb",
+        "isChunkError",
+        "normalizeOptions",
+        "normalizeParseOptions",
+        "parse",
+        "parseMarkdown",
+        "parsePdf",
+        "readTurns",
+        "renderReport",
+        "renderTerminal",
+        "slidingWindow",
+        "slidingWindowStream",
+        "toOptimizer",
+        "toSizer",
+        "toTextSplitter",
+        "trackHeadings",
+        "turnGroups",
+      ]
+    `);
+  });
+});
