@@ -75,7 +75,7 @@ describe('renderReport', () => {
     expect(html).toContain('&lt;/style&gt;&lt;style&gt;body{display:none}&lt;/style&gt;');
     expect(html).toContain('<title>&quot;&gt;&lt;script&gt;alert(8)&lt;/script&gt; · chunks</title>');
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
-    expect(data.chunks[0].breadcrumb).toBe(chunks[0]!.heading.breadcrumb);
+    expect(data.crumbs[data.chunks[0].crumb]).toBe(chunks[0]!.heading.breadcrumb);
     expect(data.chunks[0].languages).toEqual(['</script><script>window.__pwned=7</script>']);
   });
 
