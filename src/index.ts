@@ -25,5 +25,3 @@ export type { ChunkDeps } from './core/chunker.js';
 export { chunk } from './stream/chunk.js';
 export type { ChunkStream } from './stream/chunk.js';
 export { contextualize } from './core/embed-text.js';
-export { createSizer, createTokenSizer, countTokens } from './core/sizers/index.js';
-export { createTextSplitter } from './core/text-splitter.js';
