@@ -8,6 +8,8 @@ export type { ParseOptions, ParseConfig, ChunkOptions, ChunkConfig, InputFormat,
 export { normalizeOptions, normalizeParseOptions } from './config.js';
 export { DefaultHeadingTracker, formatBreadcrumb } from './core/heading-tracker.js';
 export { charSizer, createGraphemeSizer, createWordSizer } from './core/sizers/basic.js';
+export { createSizer, createTokenSizer, countTokens, type SizerConfig } from './core/sizers/index.js';
+export { createTextSplitter, type TextSplitterConfig } from './core/text-splitter.js';
 export { parseMarkdown } from './parsers/markdown.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
@@ -23,8 +25,6 @@ export type { ChunkDeps } from './core/chunker.js';
 export { chunk } from './stream/chunk.js';
 export type { ChunkStream } from './stream/chunk.js';
 export { contextualize } from './core/embed-text.js';
-export { createSizer, createTokenSizer, countTokens } from './core/sizers/index.js';
-export { createTextSplitter } from './core/text-splitter.js';
 export type { ReportOptions } from './report/html.js';
 export { renderReport } from './report/html.js';
 export type { TerminalOptions } from './report/terminal.js';
