@@ -25,3 +25,8 @@ export type { ChunkDeps } from './core/chunker.js';
 export { chunk } from './stream/chunk.js';
 export type { ChunkStream } from './stream/chunk.js';
 export { contextualize } from './core/embed-text.js';
+export type { ReportOptions } from './report/html.js';
+export { renderReport } from './report/html.js';
+export type { TerminalOptions } from './report/terminal.js';
+export { renderTerminal } from './report/terminal.js';
+export type { PageMark } from './report/layout.js';

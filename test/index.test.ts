@@ -34,6 +34,8 @@ describe('public API', () => {
         "parseMarkdown",
         "parsePdf",
         "readTurns",
+        "renderReport",
+        "renderTerminal",
         "slidingWindow",
         "slidingWindowStream",
         "toOptimizer",
