@@ -15,10 +15,12 @@ import { bindAbort } from './to-transform.js';
 export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
 
 const PDF_MAGIC = '%PDF-';
+/** How much of the input `detectFormat` looks at. */
+const DETECT_BYTES = 1024;
 
 /** Guesses the format from the first bytes: PDF when they are `%PDF-`, Markdown otherwise. */
 export function detectFormat(head: Uint8Array | string): Exclude<InputFormat, 'auto'> {
-  const text = typeof head === 'string' ? head.slice(0, 1024) : Buffer.from(head.subarray(0, 1024)).toString('latin1');
+  const text = typeof head === 'string' ? head.slice(0, DETECT_BYTES) : Buffer.from(head.subarray(0, DETECT_BYTES)).toString('latin1');
   // The PDF header may follow a few bytes of garbage; readers accept it within the first kilobyte.
   return text.includes(PDF_MAGIC) ? 'pdf' : 'markdown';
 }
@@ -61,8 +63,8 @@ class ParseTransform extends Transform {
       const input = toInput(chunk);
       if (this.#format === 'auto') {
         this.#hold(input);
-        // Five bytes are enough to tell a PDF from Markdown.
-        if (this.#heldBytes < PDF_MAGIC.length) return callback();
+        // `detectFormat` looks for the PDF header in the first kilobyte: decide once that much is here (or at the end).
+        if (this.#heldBytes < DETECT_BYTES) return callback();
         this.#decide();
         if (this.#core === null) return callback();
         const held = this.#held;
