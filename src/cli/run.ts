@@ -1,0 +1,233 @@
+/**
+ * A chunking run: expand the inputs, run files on the pool, write their lines in input order (or as they come with
+ * `--unordered`), report errors and figures, and leave `--out` in place only when everything succeeded.
+ *
+ * Memory bound of ordered output: at most `lookahead` files (twice the jobs) are started ahead of the file being
+ * written, and each may have at most `WINDOW` (4) unacknowledged batches of about 64 K UTF-16 units waiting in the
+ * main thread; so out-of-order results held at once are bounded by `2 × jobs × 4 × 64 K` units (2 MiB of text
+ * with 2 jobs), whatever the size of the files.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { RunConfig } from './args.js';
+import { expandInputs, type InputFile } from './inputs.js';
+import { dirOutput, fileOutput, stdoutOutput, type FileOutput, type RunOutput } from './output.js';
+import { createInlineRunner, createWorkerRunner, type FileRunner } from './pool.js';
+import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from './process-file.js';
+import { createProgress, type Progress } from './progress.js';
+import { fileStatistics, formatTable, summarize, type FileStatistics } from './stats.js';
+
+/** Streams and terminal facts a run uses; tests and other front ends may pass their own. */
+export interface RunEnvironment {
+  readonly stdout: NodeJS.WritableStream & { destroyed?: boolean };
+  readonly stderr: NodeJS.WriteStream;
+  /** Aborted on Ctrl-C. */
+  readonly signal: AbortSignal;
+}
+
+/** Exit codes of the command. */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
+
+/** A minimal wake-up signal between the dispatcher, the workers' callbacks and the writer. */
+function createNotifier(): { wait(): Promise<void>; notify(): void } {
+  let waiters: (() => void)[] = [];
+  return {
+    wait: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    notify() {
+      const w = waiters;
+      waiters = [];
+      for (const f of w) f();
+    },
+  };
+}
+
+/** One file in flight: batches waiting for their turn, and the result once known. */
+interface Slot {
+  readonly input: InputFile;
+  readonly output: FileOutput;
+  readonly queue: { batch: FileBatch; resolve(): void; reject(error: unknown): void }[];
+  result: FileResult | undefined;
+  /** Bytes already counted for progress (batches carry a running total). */
+  bytesSeen: number;
+}
+
+async function openOutput(config: RunConfig, env: RunEnvironment): Promise<RunOutput> {
+  if (config.out !== undefined) return fileOutput(config.out);
+  if (config.outDir !== undefined) return dirOutput(config.outDir);
+  return stdoutOutput(env.stdout as never);
+}
+
+/** Runs the chunking command; resolves with the exit code. */
+export async function runChunking(config: RunConfig, env: RunEnvironment): Promise<number> {
+  const started = performance.now();
+  const { files, skipped, missing } = await expandInputs(config.inputs, config.format);
+  const progress: Progress = createProgress({
+    enabled: !config.quiet && env.stderr.isTTY === true,
+    files: files.length,
+    totalBytes: files.reduce((n, f) => n + (f.bytes ?? 0), 0),
+    stream: env.stderr,
+  });
+  if (!config.quiet) for (const s of skipped) progress.log(`${s.source}: skipped, ${s.reason}`);
+
+  const results: FileStatistics[] = [];
+  let failed = 0;
+  for (const m of missing) {
+    progress.log(`${m.source}: ${m.code} ${m.message}`);
+    results.push(fileStatistics({ source: m.source, documents: 0, chunks: 0, totalSize: 0, minSize: 0, maxSize: 0, oversized: 0, undersized: 0, pages: 0, bytes: 0, timeMs: 0 }, m));
+    failed++;
+  }
+
+  const output = await openOutput(config, env);
+  const stop = new AbortController();
+  const onOuterAbort = (): void => stop.abort(env.signal.reason);
+  env.signal.addEventListener('abort', onOuterAbort, { once: true });
+  let outputBroken = false;
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+    // A reader that went away (`| head`) ends the run quietly; anything else is reported.
+    outputBroken = true;
+    if (error.code !== 'EPIPE') progress.log(`chunkstream: ERR_WRITE ${error.message}`);
+    stop.abort(error);
+  };
+  if (config.out === undefined && config.outDir === undefined) env.stdout.on('error', onStdoutError);
+
+  const processConfig: ProcessConfig = { chunkOptions: config.chunkOptions, parseOptions: config.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
+  const needsPool = files.some((f) => f.path !== '-');
+  const pool: FileRunner | undefined = needsPool ? createWorkerRunner(Math.min(config.jobs, files.length), processConfig, stop.signal) : undefined;
+  const inline = createInlineRunner(processConfig, stop.signal);
+
+  const ordered = output.shared && !config.unordered;
+  const lookahead = config.jobs * 2;
+  const slots: (Slot | undefined)[] = new Array(files.length);
+  const fileResults: (FileStatistics | undefined)[] = new Array(files.length);
+  const changed = createNotifier();
+  let head = 0;
+  let inFlight = 0;
+  stop.signal.addEventListener(
+    'abort',
+    () => {
+      // Batches still waiting for their turn will never be written: release their senders.
+      for (const slot of slots) for (const item of slot?.queue.splice(0) ?? []) item.reject(stop.signal.reason);
+      changed.notify();
+    },
+    { once: true },
+  );
+
+  const count = (slot: Slot, batch: FileBatch): void => {
+    progress.advance(Math.max(0, batch.bytesRead - slot.bytesSeen), batch.chunks);
+    slot.bytesSeen = Math.max(slot.bytesSeen, batch.bytesRead);
+  };
+
+  const settle = async (index: number, slot: Slot, result: FileResult): Promise<void> => {
+    const ok = result.error === undefined;
+    await slot.output.end(ok);
+    progress.advance(Math.max(0, result.report.bytes - slot.bytesSeen), 0);
+    fileResults[index] = fileStatistics(result.report, result.error);
+    progress.fileDone();
+    if (!ok) {
+      failed++;
+      progress.log(`${slot.input.source}: ${result.error!.code} ${result.error!.message}`);
+      if (config.failFast) stop.abort(new Error('fail-fast'));
+    }
+  };
+
+  const onBatch = (index: number, slot: Slot) => async (batch: FileBatch): Promise<void> => {
+    if (!ordered) {
+      await slot.output.write(batch.lines);
+      count(slot, batch);
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      slot.queue.push({ batch, resolve, reject });
+      changed.notify();
+    });
+  };
+
+  // Ordered writer: drains the slot at `head` batch by batch, then moves on.
+  const writer = async (): Promise<void> => {
+    while (head < files.length && !stop.signal.aborted) {
+      const slot = slots[head];
+      if (slot === undefined) {
+        await changed.wait();
+        continue;
+      }
+      const item = slot.queue.shift();
+      if (item) {
+        try {
+          await slot.output.write(item.batch.lines);
+          count(slot, item.batch);
+          item.resolve();
+        } catch (error) {
+          item.reject(error);
+          stop.abort(error);
+        }
+        continue;
+      }
+      if (slot.result) {
+        await settle(head, slot, slot.result);
+        slots[head] = undefined;
+        head++;
+        changed.notify();
+        continue;
+      }
+      await changed.wait();
+    }
+  };
+
+  const dispatcher = async (): Promise<void> => {
+    const running: Promise<void>[] = [];
+    for (let i = 0; i < files.length; i++) {
+      while (!stop.signal.aborted && (ordered ? i >= head + lookahead : inFlight >= lookahead)) await changed.wait();
+      if (stop.signal.aborted) break;
+      const input = files[i] as InputFile;
+      const slot: Slot = { input, output: output.open(input), queue: [], result: undefined, bytesSeen: 0 };
+      slots[i] = slot;
+      inFlight++;
+      changed.notify();
+      const runner = input.path === '-' ? inline : (pool as FileRunner);
+      running.push(
+        runner.run(input, onBatch(i, slot)).then(
+          async (result) => {
+            inFlight--;
+            if (ordered) slot.result = result;
+            else await settle(i, slot, result);
+            changed.notify();
+          },
+          async (error: unknown) => {
+            inFlight--;
+            // Only an abort rejects: the run is stopping; drop what this file's own destination holds.
+            await slot.output.end(false).catch(() => {});
+            if (!stop.signal.aborted) stop.abort(error);
+            changed.notify();
+          },
+        ),
+      );
+    }
+    await Promise.all(running);
+  };
+
+  try {
+    await Promise.all([dispatcher(), ordered ? writer() : Promise.resolve()]);
+  } finally {
+    await pool?.close().catch(() => {});
+    env.signal.removeEventListener('abort', onOuterAbort);
+    env.stdout.off('error', onStdoutError);
+    progress.stop();
+  }
+
+  const interrupted = env.signal.aborted;
+  const stopped = stop.signal.aborted;
+  const commit = !stopped && failed === 0;
+  await output.finish(commit);
+  if (config.out !== undefined && !commit && !config.quiet) {
+    env.stderr.write(`chunkstream: ${config.out} not written: ${interrupted ? 'interrupted' : `${failed} input(s) failed`}\n`);
+  }
+
+  const all = [...results, ...fileResults.filter((r): r is FileStatistics => r !== undefined)];
+  const stats = summarize(all, skipped, config.jobs, performance.now() - started);
+  if (config.stats) env.stderr.write(formatTable(stats));
+  if (config.statsJson !== undefined) await writeFile(config.statsJson, JSON.stringify(stats, null, 2) + '\n');
+
+  if (interrupted) return EXIT.interrupted;
+  if (failed > 0) return EXIT.failed;
+  if (stopped && !outputBroken) return EXIT.failed;
+  return EXIT.ok;
+}
