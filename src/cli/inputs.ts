@@ -3,7 +3,7 @@
  * a format each. Globbing and walking use tinyglobby (small, no native code, sorted results are ours to make).
  */
 import { open, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { extname, isAbsolute, join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { detectFormat } from '../stream/parse.js';
 import type { CliFormat } from './args.js';
@@ -118,7 +118,8 @@ export async function expandInputs(inputs: readonly string[], forced: CliFormat 
     } else if (info) {
       await add(input, true, info.size);
     } else if (isDynamicPattern(input)) {
-      const found = (await glob(input, { onlyFiles: true, dot: false, expandDirectories: false })).sort();
+      // Results keep the pattern's own form: absolute for an absolute pattern, relative to the working folder otherwise.
+      const found = (await glob(input, { onlyFiles: true, dot: false, expandDirectories: false, absolute: isAbsolute(input) })).sort();
       if (found.length === 0) skipped.push({ source: input, reason: 'pattern matched no file' });
       // A pattern naming files explicitly (`*.json`) is as good as naming each one.
       for (const path of found) await add(path, true, undefined);
