@@ -1,0 +1,71 @@
+/**
+ * The whole `chunkstream` command on the shared corpus (Markdown and PDF), `--jobs 1` against `--jobs 2`: wall time,
+ * peak RSS of the process (worker threads included) and the speed-up. Run with `npx tsx bench/cli.ts` after a build;
+ * `BENCH_RUNS=3` repeats each setting and keeps the fastest run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BIN = join(ROOT, 'dist/cli/main.js');
+const CORPUS = resolve(ROOT, '../shared/corpus');
+const INPUTS = [join(CORPUS, 'md'), join(CORPUS, 'pdf')];
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+
+interface Figures {
+  jobs: number;
+  wallS: number;
+  rssMb: number;
+  exit: number | null;
+  files: number;
+  failed: number;
+  chunks: number;
+  mb: number;
+}
+
+if (!existsSync(BIN)) {
+  console.error('Build first: npm run build');
+  process.exit(1);
+}
+
+function runOnce(jobs: number): Figures {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-'));
+  const stats = join(dir, 'stats.json');
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [BIN, '--quiet', '--jobs', String(jobs), '--out', join(dir, 'out.jsonl'), '--stats-json', stats, ...INPUTS], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallS = (performance.now() - started) / 1000;
+  const s = JSON.parse(readFileSync(stats, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    jobs,
+    wallS,
+    rssMb: s.run.peakRssBytes / 1e6,
+    exit: child.status,
+    files: s.total.files,
+    failed: s.total.failed,
+    chunks: s.total.chunks,
+    mb: s.total.bytes / 1e6,
+  };
+}
+
+function best(jobs: number): Figures {
+  const runs = Array.from({ length: RUNS }, () => runOnce(jobs));
+  return runs.reduce((a, b) => (b.wallS < a.wallS ? b : a));
+}
+
+const one = best(1);
+const two = best(2);
+const row = (f: Figures): string =>
+  `| ${f.jobs} | ${f.files} | ${f.failed} | ${f.chunks} | ${f.mb.toFixed(2)} | ${f.wallS.toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} | ${f.exit} |`;
+console.log(`chunkstream CLI on ${INPUTS.map((p) => relative(ROOT, p)).join(' ')} (best of ${RUNS} runs, node ${process.version})`);
+console.log('| jobs | files | failed | chunks | MB read | wall s | MB/s | peak RSS MB | exit |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log(row(one));
+console.log(row(two));
+console.log(`speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}x; peak RSS ratio: ${(two.rssMb / one.rssMb).toFixed(2)}x`);
+if (one.chunks !== two.chunks) console.log(`WARNING: chunk counts differ (${one.chunks} vs ${two.chunks})`);
