@@ -11,3 +11,11 @@ export { charSizer, createGraphemeSizer, createWordSizer } from './core/sizers/b
 export { parseMarkdown } from './parsers/markdown.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
+export type { ToJsonlOptions } from './sinks/to-jsonl.js';
+export { toJsonl } from './sinks/to-jsonl.js';
+export type { CollectOptions } from './sinks/collect.js';
+export { collect } from './sinks/collect.js';
+export type { ChunkDocument, ChunkDocumentMetadata } from './sinks/documents.js';
+export { toDocument, toDocuments } from './sinks/documents.js';
+export type { ChunkFilesOptions, ChunkFileOutcome, ChunkFileSuccess, ChunkFileFailure } from './sinks/chunk-files.js';
+export { chunkFiles } from './sinks/chunk-files.js';
