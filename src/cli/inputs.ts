@@ -24,6 +24,8 @@ export interface InputFile {
 export interface SkippedInput {
   readonly source: string;
   readonly reason: string;
+  /** The folder input whose walk found the file, if any. */
+  readonly folder?: string;
 }
 
 /** An input that names nothing readable: counted as a failed file. */
@@ -84,7 +86,8 @@ export async function expandInputs(inputs: readonly string[], forced: CliFormat 
   const missing: MissingInput[] = [];
   const seen = new Set<string>();
 
-  const add = async (path: string, named: boolean, size: number | undefined): Promise<void> => {
+  const add = async (path: string, folder: string | undefined, size: number | undefined): Promise<void> => {
+    const named = folder === undefined;
     const key = resolve(path);
     if (seen.has(key)) return;
     seen.add(key);
@@ -98,7 +101,7 @@ export async function expandInputs(inputs: readonly string[], forced: CliFormat 
       return;
     }
     if (format === 'markdown' || format === 'pdf' || format === 'transcript') files.push({ path, source: path, format, bytes });
-    else skipped.push({ source: path, reason: format });
+    else skipped.push(folder === undefined ? { source: path, reason: format } : { source: path, reason: format, folder });
   };
 
   for (const input of inputs) {
@@ -114,15 +117,15 @@ export async function expandInputs(inputs: readonly string[], forced: CliFormat 
     }
     if (info?.isDirectory()) {
       const found = (await glob('**/*', { cwd: input, onlyFiles: true, dot: false, followSymbolicLinks: true })).sort();
-      for (const rel of found) await add(join(input, rel), false, undefined);
+      for (const rel of found) await add(join(input, rel), input, undefined);
     } else if (info) {
-      await add(input, true, info.size);
+      await add(input, undefined, info.size);
     } else if (isDynamicPattern(input)) {
       // Results keep the pattern's own form: absolute for an absolute pattern, relative to the working folder otherwise.
       const found = (await glob(input, { onlyFiles: true, dot: false, expandDirectories: false, absolute: isAbsolute(input) })).sort();
       if (found.length === 0) skipped.push({ source: input, reason: 'pattern matched no file' });
       // A pattern naming files explicitly (`*.json`) is as good as naming each one.
-      for (const path of found) await add(path, true, undefined);
+      for (const path of found) await add(path, undefined, undefined);
     } else {
       missing.push({ source: input, code: 'ERR_READ', message: `no such file or folder` });
     }

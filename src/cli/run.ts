@@ -8,8 +8,9 @@
  * with 2 jobs), whatever the size of the files.
  */
 import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { RunConfig } from './args.js';
-import { expandInputs, type InputFile } from './inputs.js';
+import { expandInputs, type InputFile, type SkippedInput } from './inputs.js';
 import { dirOutput, fileOutput, stdoutOutput, type FileOutput, type RunOutput } from './output.js';
 import { createInlineRunner, createWorkerRunner, type FileRunner } from './pool.js';
 import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from './process-file.js';
@@ -56,6 +57,33 @@ async function openOutput(config: RunConfig, env: RunEnvironment): Promise<RunOu
   return stdoutOutput(env.stdout as never);
 }
 
+/**
+ * Notes about skipped inputs: one line each for inputs named on the command line and for folders with few skipped
+ * files; a folder of thousands of files with hundreds of others gets one line with counts by extension instead.
+ */
+export function skipNotes(skipped: readonly SkippedInput[], perFolder = 3): string[] {
+  const lines: string[] = [];
+  const byFolder = new Map<string, SkippedInput[]>();
+  for (const s of skipped) {
+    if (s.folder === undefined) lines.push(`${s.source}: skipped, ${s.reason}`);
+    else byFolder.set(s.folder, [...(byFolder.get(s.folder) ?? []), s]);
+  }
+  for (const [folder, list] of byFolder) {
+    if (list.length <= perFolder) {
+      for (const s of list) lines.push(`${s.source}: skipped, ${s.reason}`);
+      continue;
+    }
+    const counts = new Map<string, number>();
+    for (const s of list) {
+      const ext = extname(s.source) || 'no extension';
+      counts.set(ext, (counts.get(ext) ?? 0) + 1);
+    }
+    const detail = [...counts].sort((a, b) => b[1] - a[1]).map(([ext, n]) => `${ext} ${n}`).join(', ');
+    lines.push(`${folder}: skipped ${list.length} files of unsupported types (${detail}); --stats-json lists them`);
+  }
+  return lines;
+}
+
 /** Runs the chunking command; resolves with the exit code. */
 export async function runChunking(config: RunConfig, env: RunEnvironment): Promise<number> {
   const started = performance.now();
@@ -66,7 +94,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
     totalBytes: files.reduce((n, f) => n + (f.bytes ?? 0), 0),
     stream: env.stderr,
   });
-  if (!config.quiet) for (const s of skipped) progress.log(`${s.source}: skipped, ${s.reason}`);
+  if (!config.quiet) for (const line of skipNotes(skipped)) progress.log(line);
 
   const results: FileStatistics[] = [];
   let failed = 0;
