@@ -4,7 +4,7 @@
  * `BENCH_RUNS=3` repeats each setting and keeps the fastest run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -30,11 +30,11 @@ if (!existsSync(BIN)) {
   process.exit(1);
 }
 
-function runOnce(jobs: number): Figures {
+function runOnce(jobs: number, inputs: string[] = INPUTS): Figures {
   const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-'));
   const stats = join(dir, 'stats.json');
   const started = performance.now();
-  const child = spawnSync(process.execPath, [BIN, '--quiet', '--jobs', String(jobs), '--out', join(dir, 'out.jsonl'), '--stats-json', stats, ...INPUTS], {
+  const child = spawnSync(process.execPath, [BIN, '--quiet', '--jobs', String(jobs), '--out', join(dir, 'out.jsonl'), '--stats-json', stats, ...inputs], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -69,3 +69,21 @@ console.log(row(one));
 console.log(row(two));
 console.log(`speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}x; peak RSS ratio: ${(two.rssMb / one.rssMb).toFixed(2)}x`);
 if (one.chunks !== two.chunks) console.log(`WARNING: chunk counts differ (${one.chunks} vs ${two.chunks})`);
+
+// One huge file streams in bounded memory: peak RSS should stay flat as the file grows fourfold.
+if (process.env.BENCH_HUGE !== '0') {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-huge-'));
+  const unit = readFileSync(join(CORPUS, 'md/jupyterlab-docs/source/extension/extension_migration.md'), 'utf8');
+  const sizes = [2, 8];
+  console.log('');
+  console.log('One generated Markdown file (copies of extension_migration.md), --jobs 2:');
+  console.log('| MB | chunks | wall s | MB/s | peak RSS MB |');
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const mb of sizes) {
+    const path = join(dir, `huge-${mb}.md`);
+    writeFileSync(path, unit.repeat(Math.ceil((mb * 1e6) / unit.length)));
+    const f = runOnce(2, [path]);
+    console.log(`| ${f.mb.toFixed(1)} | ${f.chunks} | ${f.wallS.toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} |`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
