@@ -3,9 +3,10 @@
  * `--unordered`), report errors and figures, and leave `--out` in place only when everything succeeded.
  *
  * Memory bound of ordered output: at most `lookahead` files (twice the jobs) are started ahead of the file being
- * written, and each may have at most `WINDOW` (4) unacknowledged batches of about 64 K UTF-16 units waiting in the
- * main thread; so out-of-order results held at once are bounded by `2 × jobs × 4 × 64 K` units (2 MiB of text
- * with 2 jobs), whatever the size of the files.
+ * written. Their batches are acknowledged on arrival (so their workers keep going) while the lines waiting for
+ * their turn stay under `ORDER_BUDGET` (16 M UTF-16 units); past it, a worker gets its acknowledgement only once
+ * its batch is written, and it stops after `WINDOW` (4) batches of about 64 K units. Out-of-order lines held at
+ * once are therefore bounded by `ORDER_BUDGET + 2 × jobs × 4 × 64 K` units, whatever the size of the files.
  */
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -24,6 +25,9 @@ export interface RunEnvironment {
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
 }
+
+/** UTF-16 units of out-of-order lines the writer accepts before it stops acknowledging batches early. */
+export const ORDER_BUDGET = 16 * 1024 * 1024;
 
 /** Exit codes of the command. */
 export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
@@ -45,7 +49,7 @@ function createNotifier(): { wait(): Promise<void>; notify(): void } {
 interface Slot {
   readonly input: InputFile;
   readonly output: FileOutput;
-  readonly queue: { batch: FileBatch; resolve(): void; reject(error: unknown): void }[];
+  readonly queue: { batch: FileBatch; early: boolean; resolve(): void; reject(error: unknown): void }[];
   result: FileResult | undefined;
   /** Bytes already counted for progress (batches carry a running total). */
   bytesSeen: number;
@@ -129,6 +133,8 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   const changed = createNotifier();
   let head = 0;
   let inFlight = 0;
+  /** Lines acknowledged early and not yet written. */
+  let buffered = 0;
   stop.signal.addEventListener(
     'abort',
     () => {
@@ -164,7 +170,10 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      slot.queue.push({ batch, resolve, reject });
+      const early = buffered + batch.lines.length <= ORDER_BUDGET;
+      if (early) buffered += batch.lines.length;
+      slot.queue.push({ batch, early, resolve, reject });
+      if (early) resolve();
       changed.notify();
     });
   };
@@ -182,7 +191,8 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
         try {
           await slot.output.write(item.batch.lines);
           count(slot, item.batch);
-          item.resolve();
+          if (item.early) buffered -= item.batch.lines.length;
+          else item.resolve();
         } catch (error) {
           item.reject(error);
           stop.abort(error);
