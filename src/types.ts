@@ -63,6 +63,11 @@ export interface BlockBase {
   readonly pageEnd?: number;
   /** Attached by `trackHeadings()`. */
   readonly heading?: HeadingContext;
+  /**
+   * The whitespace between the end of the previous block (or the start of the document) and this block's start,
+   * so that a chunk spanning several blocks is rebuilt as an exact slice of the document.
+   */
+  readonly gapBefore?: string;
   readonly features?: BlockFeatures;
 }
 

@@ -5,7 +5,7 @@
 import type { Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../types.js';
-import type { MarkdownBatch } from './markdown-batcher.js';
+import { countLineEndings, type MarkdownBatch } from './markdown-batcher.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -26,24 +26,36 @@ const KIND_OF: Record<string, BlockKind> = {
 /** Maps every top-level node of `tree` (parsed from `batch.text`) to a block. */
 export function blocksFromTree(tree: Root, batch: MarkdownBatch): Block[] {
   const blocks: Block[] = [];
+  let previousEnd = 0;
   for (const node of tree.children) {
-    const block = toBlock(node, batch);
-    if (block !== null) blocks.push(block);
+    const block = toBlock(node, batch, previousEnd);
+    if (block !== null) {
+      blocks.push(block);
+      previousEnd = block.end - batch.offset;
+    }
   }
   return blocks;
 }
 
-function toBlock(node: RootContent, batch: MarkdownBatch): Block | null {
+function toBlock(node: RootContent, batch: MarkdownBatch, previousEnd: number): Block | null {
   const pos = node.position;
   if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
-  const from = pos.start.offset;
+  let from = pos.start.offset;
+  let startLine = pos.start.line;
+  if (from < previousEnd) {
+    // mdast starts a setext heading at the definitions that precede its text ("[a]: /u\nbar\n==="), so the two
+    // nodes overlap; the heading's own text begins after the definition.
+    const skipped = /^\s*/.exec(batch.text.slice(previousEnd))?.[0] ?? '';
+    startLine += countLineEndings(batch.text.slice(from, previousEnd + skipped.length));
+    from = previousEnd + skipped.length;
+  }
   const to = pos.end.offset;
   const shift = batch.offset;
   const base = {
     text: batch.text.slice(from, to),
     start: from + shift,
     end: to + shift,
-    startLine: pos.start.line + batch.line - 1,
+    startLine: startLine + batch.line - 1,
     endLine: pos.end.line + batch.line - 1,
   };
   const features = featuresOf(node);

@@ -27,14 +27,37 @@ export function parseBatch(batch: MarkdownBatch): Block[] {
 export function createMarkdownCore(config: ParseConfig): Core<string | Uint8Array, Block> {
   const decoder = createUtf8Decoder({ fatal: config.fatal });
   const batcher = createMarkdownBatcher(config);
+  const gaps = createGapTracker();
   const parseAll = (batches: MarkdownBatch[]): Block[] => {
     if (batches.length === 0) return [];
-    if (batches.length === 1) return parseBatch(batches[0] as MarkdownBatch);
-    return batches.flatMap(parseBatch);
+    if (batches.length === 1) return gaps.fill(batches[0] as MarkdownBatch, parseBatch(batches[0] as MarkdownBatch));
+    return batches.flatMap((batch) => gaps.fill(batch, parseBatch(batch)));
   };
   return {
     write: (input) => parseAll(batcher.write(decoder.write(input))),
     end: () => parseAll([...batcher.write(decoder.end()), ...batcher.end()]),
+  };
+}
+
+/**
+ * Sets `gapBefore` on each block: the whitespace since the previous block, carried across batches (the tail of
+ * one batch after its last block belongs to the first block of a later batch).
+ */
+function createGapTracker() {
+  let carried = '';
+  return {
+    fill(batch: MarkdownBatch, blocks: Block[]): Block[] {
+      let previousEnd = batch.offset;
+      const out = blocks.map((block) => {
+        const gap = batch.text.slice(previousEnd - batch.offset, block.start - batch.offset);
+        previousEnd = block.end;
+        const gapBefore = carried === '' ? gap : carried + gap;
+        carried = '';
+        return { ...block, gapBefore };
+      });
+      carried += batch.text.slice(previousEnd - batch.offset);
+      return out;
+    },
   };
 }
 

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeOptions, normalizeParseOptions } from '../src/config.js';
+
+function failure(f: () => unknown): { code: string; option?: string; message: string } {
+  try {
+    f();
+  } catch (error) {
+    return error as { code: string; option?: string; message: string };
+  }
+  throw new Error('expected a failure');
+}
+
+describe('normalizeOptions', () => {
+  it('fills defaults for a 512-token embedding model and freezes the result', () => {
+    const c = normalizeOptions();
+    expect(c).toMatchObject({ unit: 'tokens', encoding: 'cl100k_base', maxSize: 512, targetSize: 384, minSize: 96, overlap: 0, splitLevels: [1, 2], strategy: 'semantic' });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.splitLevels)).toBe(true);
+  });
+
+  it("doesn't modify the options object", () => {
+    const options = { maxSize: 100, splitLevels: [2, 1, 2] };
+    const c = normalizeOptions(options);
+    expect(options).toEqual({ maxSize: 100, splitLevels: [2, 1, 2] });
+    expect(c.splitLevels).toEqual([1, 2]);
+  });
+
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['unit', { unit: 'bytes' }, /Invalid option unit: must be one of 'tokens', 'chars', 'words', got "bytes"/],
+    ['encoding', { encoding: 'gpt2' }, /Invalid option encoding: must be one of 'cl100k_base', 'o200k_base', got "gpt2"/],
+    ['strategy', { strategy: 'magic' }, /Invalid option strategy: must be one of .*'turns', got "magic"/],
+    ['graphemes', { graphemes: 'yes' }, /Invalid option graphemes: must be a boolean, got "yes"/],
+    ['maxSize', { maxSize: 0 }, /Invalid option maxSize: must be an integer >= 1, got 0/],
+    ['targetSize', { maxSize: 100, targetSize: 200 }, /Invalid option targetSize: must not exceed maxSize \(100\), got 200/],
+    ['minSize', { maxSize: 100, targetSize: 50, minSize: 60 }, /Invalid option minSize: must not exceed targetSize \(50\), got 60/],
+    ['overlap', { maxSize: 100, overlap: 100 }, /Invalid option overlap: must be less than maxSize \(100\), or no chunk could advance, got 100/],
+    ['splitLevels', { splitLevels: [0, 7] }, /Invalid option splitLevels: must be an array of heading depths between 1 and 6, got \[0,7\]/],
+    ['locale', { locale: 'not a locale!' }, /Invalid option locale: must be a BCP 47 language tag/],
+    ['preserveTables', { preserveTables: 1 }, /Invalid option preserveTables: must be a boolean, got 1/],
+    ['tableSplit', { tableSplit: 'cells' }, /Invalid option tableSplit: must be one of 'rows', got "cells"/],
+    ['preserveCode', { preserveCode: 'no' }, /Invalid option preserveCode: must be a boolean/],
+    ['contextualize', { contextualize: null }, /Invalid option contextualize: must be a boolean, got null/],
+    ['documentId', { documentId: '' }, /Invalid option documentId: must be a non-empty string, got ""/],
+    ['origin', { origin: 5 }, /Invalid option origin: must be a string, got 5/],
+    ['fixedSize', { fixedSize: 0 }, /Invalid option fixedSize: must be an integer >= 1, got 0/],
+    ['markers', { markers: [] }, /Invalid option markers: must be a non-empty array/],
+    ['turnsPerChunk', { turnsPerChunk: 0 }, /Invalid option turnsPerChunk: must be an integer >= 1, got 0/],
+    ['overlapTurns', { overlapTurns: -1 }, /Invalid option overlapTurns: must be an integer >= 0, got -1/],
+    ['signal', { signal: 'abort' }, /Invalid option signal: must be an AbortSignal/],
+    ['maxsize', { maxsize: 10 }, /Invalid option maxsize: is not a known option/],
+  ];
+  for (const [option, options, message] of cases) {
+    it(`rejects an invalid ${option} with ERR_INVALID_OPTION naming it`, () => {
+      const e = failure(() => normalizeOptions(options as never));
+      expect(e.code).toBe('ERR_INVALID_OPTION');
+      expect(e.option).toBe(option);
+      expect(e.message).toMatch(message);
+    });
+  }
+
+  it('clamps overlapTurns below the window', () => {
+    expect(normalizeOptions({ turnsPerChunk: 3, overlapTurns: 5 }).overlapTurns).toBe(2);
+  });
+});
+
+describe('normalizeParseOptions', () => {
+  it('fills defaults', () => {
+    expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 65536, workers: 'auto' });
+  });
+
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['format', { format: 'docx' }, /Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'auto', got "docx"/],
+    ['fatal', { fatal: 'true' }, /Invalid option fatal: must be a boolean/],
+    ['maxBufferBytes', { maxBufferBytes: 10 }, /Invalid option maxBufferBytes: must be an integer >= 1024, got 10/],
+    ['batchSize', { batchSize: 1 << 25 }, /Invalid option batchSize: must not exceed maxBufferBytes/],
+    ['workers', { workers: -1 }, /Invalid option workers: must be an integer between 0 and 64, got -1/],
+    ['maxPdfBytes', { maxPdfBytes: 0 }, /Invalid option maxPdfBytes: must be an integer >= 1, got 0/],
+    ['password', { password: 1234 }, /Invalid option password: must be a string, got 1234/],
+    ['options', [] as unknown as Record<string, unknown>, /Invalid option options: must be an object/],
+  ];
+  for (const [option, options, message] of cases) {
+    it(`rejects an invalid ${option} with ERR_INVALID_OPTION naming it`, () => {
+      const e = failure(() => normalizeParseOptions(options as never));
+      expect(e.code).toBe('ERR_INVALID_OPTION');
+      expect(e.option).toBe(option);
+      expect(e.message).toMatch(message);
+    });
+  }
+});
