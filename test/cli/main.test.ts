@@ -253,4 +253,15 @@ describe('chunkstream command', () => {
     expect(run.stderr).toContain('interrupted');
     expect(readdirSync(outDir)).toEqual([]);
   });
+
+  it('ends its worker threads on Ctrl-C in the middle of a file', async () => {
+    const run = await runCli(['--jobs', '2', join(dir, 'many/doc-big.md'), join(dir, 'many')], {
+      onSpawn(child) {
+        child.stdin!.end();
+        child.stdout!.once('data', () => child.kill('SIGINT'));
+      },
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted');
+  });
 });
