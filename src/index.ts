@@ -11,6 +11,8 @@ export { charSizer, createGraphemeSizer, createWordSizer } from './core/sizers/b
 export { parseMarkdown } from './parsers/markdown.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
+export type { PdfDocument, PdfInfo, PdfInfoListener } from './parsers/pdf.js';
+export { parsePdf } from './parsers/pdf.js';
 export type { ToJsonlOptions } from './sinks/to-jsonl.js';
 export { toJsonl } from './sinks/to-jsonl.js';
 export type { CollectOptions } from './sinks/collect.js';

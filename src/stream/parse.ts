@@ -11,8 +11,8 @@ import { createMarkdownCore } from '../parsers/markdown.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
 
-/** Reads a whole buffered document into blocks, asynchronously (PDF). */
-export type DeferredReader = (bytes: Uint8Array, config: ParseConfig) => AsyncIterable<Block>;
+/** Reads a whole buffered document into blocks, asynchronously (PDF); `onInfo` receives what is known at the end. */
+export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
 
 const PDF_MAGIC = '%PDF-';
 
@@ -102,7 +102,8 @@ class ParseTransform extends Transform {
     const reader = await deferredReader(format);
     const bytes = Buffer.concat(this.#held);
     this.#held = [];
-    for await (const block of reader(bytes, this.#config)) {
+    // PDF: the page count, needsOcr and warnings, as an 'info' event before the stream ends.
+    for await (const block of reader(bytes, this.#config, (info) => this.emit('info', info))) {
       if (this.destroyed) return;
       // Wait for the consumer: a PDF's blocks are produced page by page, not all at once.
       if (!this.push(block)) await new Promise<void>((resolve) => (this.#wake = resolve));
@@ -143,6 +144,9 @@ function toInput(chunk: unknown): string | Uint8Array {
 
 /**
  * Creates the parse stage: a Transform taking Buffers or strings and emitting `Block` objects.
+ *
+ * For a PDF, the stream emits `'info'` with a `PdfInfo` (`{ pages, needsOcr, warnings }`) after its last block and
+ * before `'end'`.
  *
  * ```ts
  * await pipeline(fs.createReadStream('guide.md'), parse(), chunk(), toJsonl(), process.stdout);

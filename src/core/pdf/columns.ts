@@ -1,0 +1,222 @@
+/**
+ * Reading order of a page. Columns are found from the x positions of the line fragments: a gutter is a vertical
+ * strip that wide fragments on both sides leave empty over a shared height. Fragments that cross the gutter (a title,
+ * a full-width figure caption) cut the page into bands; each band is read column by column, top to bottom, and a
+ * column may itself hold a gutter (three-column layouts).
+ */
+import type { PdfLine } from './types.js';
+
+/** Fewest fragments on each side of a gutter. */
+const MIN_SIDE = 4;
+/** Most fragments crossing a gutter, as a share of those beside it. */
+const MAX_CROSSING = 0.6;
+/** How deep gutters are searched inside columns (three columns need two levels). */
+const MAX_DEPTH = 3;
+
+/**
+ * Orders the fragments of one page for reading and joins fragments that share a baseline inside one column into
+ * one line (a table-like row keeps its `cells` count). Each returned line carries the `region` (column of a band)
+ * it was read in, numbered in reading order from `firstRegion`.
+ */
+export function orderLines(fragments: readonly PdfLine[], firstRegion = 0): PdfLine[] {
+  const runs = splitRuns(fragments, 0);
+  const out: PdfLine[] = [];
+  let region = firstRegion;
+  for (const run of runs) {
+    for (const line of mergeRows(run)) out.push({ ...line, region });
+    region++;
+  }
+  return out;
+}
+
+/** Splits fragments into runs read one after the other; each run is a single column. */
+function splitRuns(fragments: readonly PdfLine[], depth: number): PdfLine[][] {
+  if (fragments.length === 0) return [];
+  const gutter = depth < MAX_DEPTH ? findGutter(fragments) : null;
+  if (gutter === null) return [[...fragments]];
+  const byTop = [...fragments].sort((a, b) => b.y - a.y || a.x - b.x);
+  const runs: PdfLine[][] = [];
+  let left: PdfLine[] = [];
+  let right: PdfLine[] = [];
+  let spanning: PdfLine[] = [];
+  const flushBand = (): void => {
+    if (spanning.length > 0) runs.push(spanning);
+    spanning = [];
+    if (left.length > 0) runs.push(...splitRuns(left, depth + 1));
+    if (right.length > 0) runs.push(...splitRuns(right, depth + 1));
+    left = [];
+    right = [];
+  };
+  for (const f of byTop) {
+    if (f.right <= gutter.start + 0.5) {
+      if (spanning.length > 0) flushBand();
+      left.push(f);
+    } else if (f.x >= gutter.end - 0.5) {
+      if (spanning.length > 0) flushBand();
+      right.push(f);
+    } else {
+      if (left.length > 0 || right.length > 0) flushBand();
+      spanning.push(f);
+    }
+  }
+  flushBand();
+  return runs;
+}
+
+/** A vertical strip free of column text. */
+export interface Gutter {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Finds the gutter between two columns of `fragments`, or null for a single column. */
+export function findGutter(fragments: readonly PdfLine[]): Gutter | null {
+  if (fragments.length < 2 * MIN_SIDE) return null;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  for (const f of fragments) {
+    minX = Math.min(minX, f.x);
+    maxX = Math.max(maxX, f.right);
+  }
+  const width = maxX - minX;
+  if (!(width > 0)) return null;
+  const from = minX + 0.15 * width;
+  const to = maxX - 0.15 * width;
+  let best: { crossing: number; start: number; end: number } | null = null;
+  let runStart = -1;
+  let runCrossing = -1;
+  const close = (x: number): void => {
+    if (runStart < 0) return;
+    const candidate = { crossing: runCrossing, start: runStart, end: x };
+    if (best === null || candidate.crossing < best.crossing || (candidate.crossing === best.crossing && candidate.end - candidate.start > best.end - best.start)) {
+      best = candidate;
+    }
+    runStart = -1;
+  };
+  for (let x = from; x <= to; x += 1) {
+    const crossing = accepts(fragments, x, minX, maxX);
+    if (crossing < 0) {
+      close(x);
+      continue;
+    }
+    if (runStart >= 0 && crossing !== runCrossing) close(x);
+    if (runStart < 0) {
+      runStart = x;
+      runCrossing = crossing;
+    }
+  }
+  close(to);
+  const found = best as { crossing: number; start: number; end: number } | null;
+  if (found === null) return null;
+  // Widen the strip to the nearest column edges, so every fragment of a column falls on its side.
+  let start = minX;
+  let end = maxX;
+  const middle = (found.start + found.end) / 2;
+  for (const f of fragments) {
+    if (f.right <= middle && f.right > start) start = f.right;
+    if (f.x >= middle && f.x < end) end = f.x;
+  }
+  if (end <= start) return null;
+  return { start, end };
+}
+
+/** Number of fragments crossing a gutter at `x`, or -1 when `x` is not between two real columns. */
+function accepts(fragments: readonly PdfLine[], x: number, minX: number, maxX: number): number {
+  const leftWidths: [number, number][] = [];
+  const rightWidths: [number, number][] = [];
+  let leftTop = -Infinity;
+  let leftBottom = Infinity;
+  let crossing = 0;
+  for (const f of fragments) {
+    if (f.right <= x) {
+      leftWidths.push([f.right - f.x, f.chars]);
+      leftTop = Math.max(leftTop, f.y);
+      leftBottom = Math.min(leftBottom, f.y);
+    } else if (f.x >= x) {
+      rightWidths.push([f.right - f.x, f.chars]);
+    } else {
+      crossing++;
+    }
+  }
+  if (leftWidths.length < MIN_SIDE || rightWidths.length < MIN_SIDE) return -1;
+  if (crossing > MAX_CROSSING * (leftWidths.length + rightWidths.length)) return -1;
+  // Columns are filled with text: narrow cells of a table do not make columns, a figure's labels do not hide one.
+  if (weightedMedian(leftWidths) < 0.35 * (x - minX) || weightedMedian(rightWidths) < 0.35 * (maxX - x)) return -1;
+  let beside = 0;
+  for (const f of fragments) if (f.x >= x && f.y <= leftTop && f.y >= leftBottom) beside++;
+  if (beside < MIN_SIDE - 1) return -1;
+  return crossing;
+}
+
+/** The width of the fragment holding the middle character: long text lines outweigh short labels. */
+function weightedMedian(values: [number, number][]): number {
+  values.sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  for (const [, n] of values) total += n;
+  let seen = 0;
+  for (const [width, n] of values) {
+    seen += n;
+    if (seen * 2 >= total) return width;
+  }
+  return 0;
+}
+
+/** Sorts one column top to bottom and joins fragments on one baseline into one line. */
+function mergeRows(run: readonly PdfLine[]): PdfLine[] {
+  const sorted = [...run].sort((a, b) => b.y - a.y || a.x - b.x);
+  const out: PdfLine[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const first = sorted[i] as PdfLine;
+    const row: PdfLine[] = [first];
+    let j = i + 1;
+    while (j < sorted.length) {
+      const next = sorted[j] as PdfLine;
+      if (Math.abs(first.y - next.y) > 0.35 * Math.max(first.fontSize, next.fontSize)) break;
+      row.push(next);
+      j++;
+    }
+    row.sort((a, b) => a.x - b.x);
+    out.push(...joinRow(row));
+    i = j;
+  }
+  return out;
+}
+
+/** Characters of `major`'s font in two joined fragments. */
+function sameFontChars(a: PdfLine, b: PdfLine, major: PdfLine): number {
+  if (a.fontName === b.fontName) return a.fontShare * a.chars + b.fontShare * b.chars;
+  return major.fontShare * major.chars;
+}
+
+/** Joins the fragments of one baseline; fragments that overlap stay separate lines. */
+function joinRow(row: PdfLine[]): PdfLine[] {
+  const out: PdfLine[] = [];
+  let current = row[0] as PdfLine;
+  for (let k = 1; k < row.length; k++) {
+    const next = row[k] as PdfLine;
+    if (next.x < current.right - 0.5 * next.fontSize) {
+      out.push(current);
+      current = next;
+      continue;
+    }
+    const chars = current.chars + next.chars;
+    const major = current.chars >= next.chars ? current : next;
+    const gapIsWide = next.x - current.right > 1.5 * Math.max(current.fontSize, next.fontSize);
+    current = {
+      text: `${current.text} ${next.text}`,
+      x: current.x,
+      y: major.y,
+      right: Math.max(current.right, next.right),
+      fontSize: major.fontSize,
+      fontName: major.fontName,
+      fontShare: chars === 0 ? 1 : sameFontChars(current, next, major) / chars,
+      monospace: current.monospace && next.monospace,
+      cells: current.cells + next.cells - (gapIsWide ? 0 : 1),
+      chars,
+      region: current.region,
+    };
+  }
+  out.push(current);
+  return out;
+}

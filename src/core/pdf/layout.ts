@@ -1,0 +1,226 @@
+/**
+ * One page's ordered lines → units (headings, paragraphs, lists). Paragraphs break at vertical gaps larger than
+ * the page's usual line step, at a change of font size, and at a first-line indent from a column's left margin.
+ * Lists start at a bullet or a number and take the lines indented under it.
+ */
+import { fontHeadingDepth, type Depth } from './headings.js';
+import type { PdfLine } from './types.js';
+
+/** A run of lines that becomes one block. */
+export type Unit =
+  | { readonly kind: 'heading'; readonly lines: PdfLine[]; readonly depth: Depth; readonly title?: string }
+  | { readonly kind: 'paragraph'; readonly lines: PdfLine[] }
+  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: PdfLine[][] };
+
+/** What the layout of a page needs from the rest of the document. */
+export interface PageContext {
+  readonly bodySize: number;
+  readonly bodyFont: string;
+  /**
+   * Headings decided beforehand (from the outline), by line index: the first line of each carries the depth, the title
+   * and how many lines the heading takes. When given, fonts make no heading.
+   */
+  readonly outlineHeadings?: ReadonlyMap<number, { depth: Depth; title: string; count: number }>;
+}
+
+const BULLET = /^[•◦▪▫‣⁃●○■□►▶➢➤✓✔∙·*–-](?:\s+|$)/u;
+const ORDERED = /^(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][)]|\([a-zA-Z]\)|\(?[ivxIVX]{1,4}[.)])\s+\S/u;
+const ORDERED_DOT_LETTER = /^[a-z]\.\s+\S/u;
+
+/** `'bullet'` or `'ordered'` when the line starts a list item, else null. */
+export function listMarker(text: string): 'bullet' | 'ordered' | null {
+  if (BULLET.test(text)) return 'bullet';
+  if (ORDERED.test(text) || ORDERED_DOT_LETTER.test(text)) return 'ordered';
+  return null;
+}
+
+interface Geometry {
+  /** Usual baseline step divided by font size. */
+  readonly step: number;
+  /** Left margin of each region, or NaN when the region's lines share none. */
+  readonly margins: ReadonlyMap<number, number>;
+  readonly widths: ReadonlyMap<number, number>;
+}
+
+/** Measures the usual line step and the left margin and width of each region. */
+function measure(lines: readonly PdfLine[]): Geometry {
+  const ratios: number[] = [];
+  const lefts = new Map<number, Map<number, number>>();
+  const extents = new Map<number, [number, number, number]>();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as PdfLine;
+    let xs = lefts.get(line.region);
+    if (xs === undefined) lefts.set(line.region, (xs = new Map()));
+    const x = Math.round(line.x);
+    xs.set(x, (xs.get(x) ?? 0) + 1);
+    const e = extents.get(line.region);
+    if (e === undefined) extents.set(line.region, [line.x, line.right, 1]);
+    else extents.set(line.region, [Math.min(e[0], line.x), Math.max(e[1], line.right), e[2] + 1]);
+    const prev = lines[i - 1];
+    if (prev !== undefined && prev.region === line.region && Math.abs(prev.fontSize - line.fontSize) < 0.3) {
+      const r = (prev.y - line.y) / line.fontSize;
+      if (r > 0.8 && r < 2.2) ratios.push(r);
+    }
+  }
+  ratios.sort((a, b) => a - b);
+  const step = ratios.length >= 3 ? (ratios[Math.floor(ratios.length * 0.4)] as number) : 1.25;
+  const margins = new Map<number, number>();
+  const widths = new Map<number, number>();
+  for (const [region, xs] of lefts) {
+    const [, , count] = extents.get(region) as [number, number, number];
+    let best = NaN;
+    let bestCount = 0;
+    for (const [x, n] of xs) {
+      // Near-identical margins (a point apart) are one margin.
+      const near = n + (xs.get(x - 1) ?? 0) + (xs.get(x + 1) ?? 0);
+      if (near > bestCount || (near === bestCount && x < best)) [best, bestCount] = [x, near];
+    }
+    margins.set(region, count >= 3 && bestCount >= Math.max(2, 0.3 * count) ? best : NaN);
+    const [left, right] = extents.get(region) as [number, number, number];
+    widths.set(region, right - left);
+  }
+  return { step, margins, widths };
+}
+
+/** Why a line does not continue the line before it: a hard break, a column or page change, or none. */
+type Break = 'hard' | 'region' | 'none';
+
+function breakBefore(lines: readonly PdfLine[], i: number, g: Geometry): Break {
+  const line = lines[i] as PdfLine;
+  const prev = lines[i - 1];
+  if (prev === undefined || prev.region !== line.region) return 'region';
+  const size = Math.max(prev.fontSize, line.fontSize);
+  if (Math.abs(prev.fontSize - line.fontSize) > 0.1 * size) return 'hard';
+  const dy = prev.y - line.y;
+  if (dy <= 0 || dy > g.step * 1.3 * line.fontSize + 0.5) return 'hard';
+  const margin = g.margins.get(line.region) ?? NaN;
+  if (!Number.isNaN(margin) && Math.abs(prev.x - margin) <= 1.5) {
+    const indent = line.x - margin;
+    if (indent >= 0.5 * line.fontSize && indent <= 8 * line.fontSize) return 'hard';
+  }
+  return 'none';
+}
+
+/** True when `line` may open a paragraph continued from an earlier column or page. */
+export function continuesParagraph(previous: PdfLine, line: PdfLine, lineMargin: number): boolean {
+  if (Math.abs(previous.fontSize - line.fontSize) > 0.1 * Math.max(previous.fontSize, line.fontSize)) return false;
+  if (!Number.isNaN(lineMargin) && line.x - lineMargin >= 0.5 * line.fontSize) return false;
+  if (listMarker(line.text) !== null) return false;
+  return !/[.!?:]["'”’)\]]*$/u.test(previous.text) || /^\p{Ll}/u.test(line.text);
+}
+
+/** A page laid out: its units, and whether the first unit may continue the previous page's last one. */
+export interface PageLayout {
+  readonly units: Unit[];
+  /** The first unit is a paragraph (or list) that may be the continuation of the last one of the previous page. */
+  readonly firstContinues: boolean;
+  /** Left margin of the first line's column (NaN when unknown), for `continuesParagraph`. */
+  readonly firstMargin: number;
+}
+
+/** Lays out the ordered lines of one page into units. */
+export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLayout {
+  const g = measure(lines);
+  const breaks = lines.map((_, i) => breakBefore(lines, i, g));
+  const units: Unit[] = [];
+  const continuations: boolean[] = [];
+  let i = 0;
+  const headingAt = (k: number, previousIsHeading: boolean): { depth: Depth; title?: string; count: number } | null => {
+    const line = lines[k] as PdfLine;
+    if (ctx.outlineHeadings !== undefined) return ctx.outlineHeadings.get(k) ?? null;
+    const depth = fontHeadingDepth(line, {
+      bodySize: ctx.bodySize,
+      bodyFont: ctx.bodyFont,
+      startsBlock: breaks[k] !== 'none' || previousIsHeading,
+      columnWidth: g.widths.get(line.region) ?? line.right - line.x,
+    });
+    return depth === null ? null : { depth, count: 1 };
+  };
+  while (i < lines.length) {
+    const line = lines[i] as PdfLine;
+    const heading = headingAt(i, false);
+    if (heading !== null) {
+      let end = i + heading.count;
+      if (heading.title === undefined) {
+        // Consecutive lines of one heading style make one heading (a title set on two lines).
+        while (end < lines.length && breaks[end] === 'none' && end - i < 4) {
+          const next = lines[end] as PdfLine;
+          const h = headingAt(end, true);
+          if (h === null || h.title !== undefined || h.depth !== heading.depth || next.fontName !== line.fontName) break;
+          end++;
+        }
+        let length = 0;
+        for (let k = i; k < end; k++) length += (lines[k] as PdfLine).text.length;
+        if (end - i >= 4 || length > 200) {
+          // Four lines or more (or a long text) in a larger font are a paragraph set large, not a heading.
+          end = i + 1;
+          while (end < lines.length && breaks[end] === 'none') end++;
+          units.push({ kind: 'paragraph', lines: lines.slice(i, end) });
+          continuations.push(false);
+          i = end;
+          continue;
+        }
+      }
+      const unit: Unit = { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth };
+      units.push(heading.title === undefined ? unit : { ...unit, title: heading.title });
+      continuations.push(false);
+      i = end;
+      continue;
+    }
+    const marker = listMarker(line.text);
+    if (marker !== null) {
+      const items: PdfLine[][] = [];
+      let k = i;
+      while (k < lines.length) {
+        const start = lines[k] as PdfLine;
+        if (items.length > 0) {
+          // The next item may follow after a small gap (lists with spacing), in the same column.
+          const prev = lines[k - 1] as PdfLine;
+          if (listMarker(start.text) !== marker || start.region !== prev.region || headingAt(k, false) !== null) break;
+          if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - (items[0]?.[0] as PdfLine).x) > 2 * start.fontSize) break;
+        }
+        const item = [start];
+        k++;
+        while (k < lines.length && breaks[k] === 'none') {
+          const next = lines[k] as PdfLine;
+          if (listMarker(next.text) !== null || next.x < start.x + 0.3 * next.fontSize) break;
+          if (ctx.outlineHeadings?.has(k) === true) break;
+          item.push(next);
+          k++;
+        }
+        items.push(item);
+      }
+      units.push({ kind: 'list', ordered: marker === 'ordered', items });
+      continuations.push(breaks[i] === 'region');
+      i = k;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && breaks[end] === 'none' && headingAt(end, false) === null && listMarker((lines[end] as PdfLine).text) === null) end++;
+    // A paragraph also ends where the next column begins, unless its text runs on (no sentence end, or a lower-case start).
+    units.push({ kind: 'paragraph', lines: lines.slice(i, end) });
+    continuations.push(breaks[i] === 'region');
+    i = end;
+  }
+  // Paragraphs that run on from one column to the next are joined here; across pages, by the caller.
+  const merged: Unit[] = [];
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u] as Unit;
+    const prev = merged[merged.length - 1];
+    if (u > 0 && continuations[u] === true && unit.kind === 'paragraph' && prev?.kind === 'paragraph') {
+      const first = unit.lines[0] as PdfLine;
+      const last = prev.lines[prev.lines.length - 1] as PdfLine;
+      if (continuesParagraph(last, first, g.margins.get(first.region) ?? NaN)) {
+        merged[merged.length - 1] = { kind: 'paragraph', lines: [...prev.lines, ...unit.lines] };
+        continue;
+      }
+    }
+    merged.push(unit);
+  }
+  const first = lines[0];
+  return {
+    units: merged,
+    firstContinues: continuations[0] === true && merged[0]?.kind === 'paragraph',
+    firstMargin: first === undefined ? NaN : (g.margins.get(first.region) ?? NaN),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Text items → lines. Items are grouped in the order the text layer gives them: an item joins the current line when
+ * it sits on the same baseline (superscripts and subscripts included) and continues to the right without a wide gap.
+ * A wide gap starts a new fragment, so that columns and table cells stay apart until `orderLines` decides.
+ */
+import type { PdfLine, PdfTextItem } from './types.js';
+
+/** Horizontal gap, in font sizes, from which two runs on one baseline are separate fragments. */
+const FRAGMENT_GAP = 1.5;
+/** Vertical offset, in font sizes, within which a run is on the current baseline (sub- and superscripts). */
+const BASELINE_TOLERANCE = 0.45;
+/** Horizontal gap, in font sizes, from which a space is put between two runs. */
+const SPACE_GAP = 0.15;
+
+interface LineDraft {
+  text: string;
+  x: number;
+  y: number;
+  right: number;
+  /** Size of the first run, for the geometry tests. */
+  size: number;
+  eol: boolean;
+  fonts: Map<string, number>;
+  sizes: Map<number, number>;
+  mono: number;
+  chars: number;
+}
+
+/** Collapses whitespace and drops control characters that broken font encodings produce. */
+export function cleanText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u00ad\ufffe\uffff]/g, '').replace(/\s+/g, ' ');
+}
+
+/** Groups the items of one page into line fragments, in text-layer order. */
+export function buildLines(items: readonly PdfTextItem[]): PdfLine[] {
+  const out: PdfLine[] = [];
+  let line: LineDraft | null = null;
+  for (const item of items) {
+    if (item.str.length === 0 || !Number.isFinite(item.x) || !Number.isFinite(item.y)) {
+      if (item.hasEOL && line !== null) line.eol = true;
+      continue;
+    }
+    const size = item.fontSize > 0 ? item.fontSize : item.height > 0 ? item.height : 1;
+    if (line !== null && continues(line, item, size)) {
+      append(line, item, size);
+    } else {
+      if (line !== null) pushLine(out, line);
+      line = start(item, size);
+    }
+    if (item.hasEOL) line.eol = true;
+  }
+  if (line !== null) pushLine(out, line);
+  return out;
+}
+
+function continues(line: LineDraft, item: PdfTextItem, size: number): boolean {
+  const scale = Math.max(line.size, size);
+  const dy = Math.abs(item.y - line.y);
+  if (dy > BASELINE_TOLERANCE * scale) return false;
+  const gap = item.x - line.right;
+  if (gap < -0.5 * scale || gap > FRAGMENT_GAP * scale) return false;
+  // The text layer's line end wins unless the next run clearly goes on along the same baseline.
+  if (line.eol && (dy > 0.1 * scale || gap > SPACE_GAP * scale * 4)) return false;
+  return true;
+}
+
+function start(item: PdfTextItem, size: number): LineDraft {
+  const line: LineDraft = {
+    text: '',
+    x: item.x,
+    y: item.y,
+    right: item.x,
+    size,
+    eol: false,
+    fonts: new Map(),
+    sizes: new Map(),
+    mono: 0,
+    chars: 0,
+  };
+  append(line, item, size);
+  return line;
+}
+
+function append(line: LineDraft, item: PdfTextItem, size: number): void {
+  const str = item.str;
+  if (line.text.length > 0) {
+    const gap = item.x - line.right;
+    if (gap > SPACE_GAP * size && !/\s$/.test(line.text) && !/^\s/.test(str)) line.text += ' ';
+  }
+  line.text += str;
+  line.right = Math.max(line.right, item.x + Math.max(0, item.width));
+  line.eol = false;
+  const n = str.replace(/\s+/g, '').length;
+  if (n === 0) return;
+  line.chars += n;
+  line.fonts.set(item.fontName, (line.fonts.get(item.fontName) ?? 0) + n);
+  const rounded = roundSize(size);
+  line.sizes.set(rounded, (line.sizes.get(rounded) ?? 0) + n);
+  if (item.monospace === true) line.mono += n;
+}
+
+function pushLine(out: PdfLine[], draft: LineDraft): void {
+  const text = cleanText(draft.text).trim();
+  if (text.length === 0) return;
+  const [fontName, fontChars] = top(draft.fonts, '');
+  const [fontSize] = top(draft.sizes, roundSize(draft.size));
+  out.push({
+    text,
+    x: draft.x,
+    y: draft.y,
+    right: draft.right,
+    fontSize,
+    fontName,
+    fontShare: draft.chars === 0 ? 1 : fontChars / draft.chars,
+    monospace: draft.chars > 0 && draft.mono / draft.chars > 0.8,
+    cells: 1,
+    chars: draft.chars,
+    region: 0,
+  });
+}
+
+function top<K>(counts: Map<K, number>, fallback: K): [K, number] {
+  let best: K = fallback;
+  let bestCount = -1;
+  for (const [key, count] of counts) {
+    if (count > bestCount) {
+      best = key;
+      bestCount = count;
+    }
+  }
+  return [best, Math.max(0, bestCount)];
+}
+
+/** Rounds a font size to a tenth of a point, so that sizes compare as equal across pages. */
+export function roundSize(size: number): number {
+  return Math.round(size * 10) / 10;
+}

@@ -1,0 +1,65 @@
+/**
+ * Lines → block text. Soft-wrapped lines are joined with a space; lines of code (fixed-pitch fonts) and table-like
+ * rows keep their line breaks. A word hyphenated across a line break (`infor-` + `mation`) is joined when the joined
+ * word is a word of the document, or when the piece before the hyphen is no word of its own (`discov-` + `ered`). The
+ * hyphen stays when the document writes the compound with a hyphen elsewhere, or when the first piece is a word of
+ * four letters or more (`self-` + `made` → `self-made`).
+ */
+import type { PdfLine } from './types.js';
+
+/** Tells whether a lower-case word, or a hyphenated compound (`self-made`), was seen whole in the document. */
+export type Vocabulary = (word: string) => boolean;
+
+const HYPHENATED = /(\p{L}+)-$/u;
+const LEADING_WORD = /^\p{L}+/u;
+
+/** Joins the lines of one block (or one list item) into its text; `keepBreaks` false joins code and rows with spaces too. */
+export function joinLines(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): string {
+  const parts: string[] = [];
+  let previous: PdfLine | null = null;
+  for (const line of lines) {
+    if (previous !== null) {
+      const sep = separator(previous, line, knows, keepBreaks);
+      // null: the hyphen ending the previous line goes, the word is whole again.
+      if (sep === null) parts[parts.length - 1] = previous.text.slice(0, -1);
+      else parts.push(sep);
+    }
+    parts.push(line.text);
+    previous = line;
+  }
+  return parts.join('');
+}
+
+/** What goes between two lines: a space, a line break, nothing (after a kept hyphen), or null to delete the hyphen. */
+function separator(previous: PdfLine, line: PdfLine, knows: Vocabulary, keepBreaks: boolean): string | null {
+  if (keepBreaks && ((previous.monospace && line.monospace) || previous.cells > 1 || line.cells > 1)) return '\n';
+  const text = previous.text;
+  if (text.charCodeAt(text.length - 1) === 45 /* - */) {
+    const hyphen = HYPHENATED.exec(text.slice(-64));
+    const next = LEADING_WORD.exec(line.text);
+    if (hyphen !== null && next !== null && !text.endsWith('--')) {
+      const head = (hyphen[1] as string).toLowerCase();
+      const tail = next[0].toLowerCase();
+      if (knows(head + tail)) return null;
+      if (knows(`${head}-${tail}`) || (head.length >= 4 && knows(head))) return '';
+      return null;
+    }
+  }
+  return ' ';
+}
+
+/**
+ * The words of a line, lower-cased, for the vocabulary hyphenated words are checked against: each word of two
+ * letters or more, and each hyphenated compound whole. A piece hyphenated at the end of the line is no word.
+ */
+export function wordsOf(text: string): string[] {
+  const body = text.replace(/\p{L}+-$/u, '').toLowerCase();
+  const out: string[] = [];
+  for (const token of body.match(/\p{L}+(?:-\p{L}+)*/gu) ?? []) {
+    if (token.includes('-')) {
+      out.push(token);
+      for (const part of token.split('-')) if (part.length >= 2) out.push(part);
+    } else if (token.length >= 2) out.push(token);
+  }
+  return out;
+}

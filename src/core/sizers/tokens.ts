@@ -1,0 +1,313 @@
+/**
+ * Token counts of the bundled OpenAI encodings (`cl100k_base`, `o200k_base`), with the ranks shipped inside
+ * js-tiktoken: no network, ever.
+ *
+ * A count is the sum of the counts of the encoding's pre-tokens (the pieces its own `pat_str` cuts the text into),
+ * because byte-pair merging never crosses a pre-token. Each pre-token is counted once and remembered in a bounded
+ * cache, so real text, where the same words come back again and again, is counted several times faster than
+ * `encode(text).length` and gives exactly the same total.
+ *
+ * Special-token strings such as `<|endoftext|>` are ordinary text here, as they are in a document: they are counted
+ * like any other characters and never throw.
+ *
+ * One exception to exactness, on purpose: a pre-token longer than {@link MAX_PIECE_LENGTH} UTF-16 units (a run of
+ * 10,000 `x`, a page of CJK without punctuation, a very long rule of dashes) is cut into pieces of at most that
+ * length (never inside a surrogate pair), and its count is the sum of the counts of its pieces. The real encoder's
+ * merge is quadratic in the length of one pre-token (10,000 × `x` takes seconds), so nobody can afford the exact
+ * figure; the sum of pieces is close to it (a piece boundary can only split one token in two).
+ */
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { invalidOption, type TokenEncoding } from '../../config.js';
+import type { Sizer } from '../../protocols.js';
+
+/** Pre-tokens longer than this (UTF-16 units) are counted as the sum of pieces of at most this length. */
+export const MAX_PIECE_LENGTH = 512;
+
+/** Pre-tokens up to this length are remembered; longer ones are rare enough to count each time. */
+const MAX_CACHED_LENGTH = 128;
+/** Entries per cache generation; the cache holds at most twice this many pre-tokens per encoding. */
+const CACHE_GENERATION = 50_000;
+/** Entries per generation of the cache of long pieces (a repeated run gives the same piece again and again). */
+const LONG_CACHE_GENERATION = 256;
+
+/** Counts one pre-token without the cache. */
+type PieceCounter = (piece: string) => number;
+
+interface LoadedEncoding {
+  readonly tiktoken: Tiktoken;
+  readonly pattern: RegExp;
+  readonly countPiece: PieceCounter;
+  readonly cache: PieceCache;
+  readonly longCache: PieceCache;
+}
+
+const loaded = new Map<TokenEncoding, LoadedEncoding>();
+
+/** Names of the encodings loaded so far in this process (each is loaded once, on first use). */
+export function loadedEncodings(): TokenEncoding[] {
+  return [...loaded.keys()];
+}
+
+/**
+ * The js-tiktoken encoder of `encoding`, built on first use and kept for the life of the process. Its `encode`
+ * treats special tokens as text only when called as `encode(text, [], [])`.
+ */
+export function getTiktoken(encoding: TokenEncoding): Tiktoken {
+  return load(encoding).tiktoken;
+}
+
+/** Exact token count of `text` (see the module comment for pre-tokens over {@link MAX_PIECE_LENGTH}). */
+export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base'): number {
+  const enc = load(encoding);
+  const { pattern, cache, countPiece, longCache } = enc;
+  pattern.lastIndex = 0;
+  let total = 0;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(text)) !== null) {
+    const piece = match[0];
+    if (piece.length <= MAX_CACHED_LENGTH) {
+      let n = cache.get(piece);
+      if (n === undefined) {
+        n = countPiece(piece);
+        cache.set(piece, n);
+      }
+      total += n;
+    } else {
+      total += countLongPiece(piece, countPiece, longCache);
+    }
+  }
+  return total;
+}
+
+/** A `Sizer` counting tokens of `encoding` (default `cl100k_base`). The encoding is loaded on the first `size` call. */
+export function createTokenSizer(encoding: TokenEncoding = 'cl100k_base'): Sizer {
+  checkEncoding(encoding);
+  return { size: (text) => countTokens(text, encoding) };
+}
+
+/** Cuts an over-long pre-token into pieces of at most `MAX_PIECE_LENGTH` units, never inside a surrogate pair. */
+function countLongPiece(piece: string, countPiece: PieceCounter, cache: PieceCache): number {
+  let total = 0;
+  let start = 0;
+  while (start < piece.length) {
+    let end = Math.min(start + MAX_PIECE_LENGTH, piece.length);
+    if (end < piece.length && isLowSurrogate(piece.charCodeAt(end)) && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
+    const part = piece.slice(start, end);
+    let n = cache.get(part);
+    if (n === undefined) {
+      n = countPiece(part);
+      cache.set(part, n);
+    }
+    total += n;
+    start = end;
+  }
+  return total;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function checkEncoding(encoding: unknown): asserts encoding is TokenEncoding {
+  if (encoding !== 'cl100k_base' && encoding !== 'o200k_base') {
+    throw invalidOption('encoding', "must be one of 'cl100k_base', 'o200k_base'", encoding);
+  }
+}
+
+const requireRanks = createRequire(import.meta.url);
+
+function load(encoding: TokenEncoding): LoadedEncoding {
+  const found = loaded.get(encoding);
+  if (found !== undefined) return found;
+  checkEncoding(encoding);
+  // A synchronous, lazy load: the ranks of an encoding nobody uses (o200k_base is 2 MB) are never read.
+  const ranks = loadRanks(encoding);
+  const tiktoken = new Tiktoken(ranks);
+  const enc: LoadedEncoding = {
+    tiktoken,
+    pattern: new RegExp(ranks.pat_str, 'gu'),
+    countPiece: createPieceCounter(tiktoken),
+    cache: createPieceCache(CACHE_GENERATION),
+    longCache: createPieceCache(LONG_CACHE_GENERATION),
+  };
+  loaded.set(encoding, enc);
+  return enc;
+}
+
+function loadRanks(encoding: TokenEncoding): TiktokenBPE {
+  switch (encoding) {
+    case 'cl100k_base':
+      return requireRanks('js-tiktoken/ranks/cl100k_base') as TiktokenBPE;
+    case 'o200k_base':
+      return requireRanks('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
+  }
+}
+
+/**
+ * Counts one pre-token with js-tiktoken's own rank table (byte strings joined with `,` → rank), merging the
+ * lowest-ranked adjacent pair first and the leftmost among equals, exactly as `encode` does, but with a heap and a
+ * linked list (n log n instead of js-tiktoken's quadratic string rebuilding). Falls back to `encode` when the
+ * table is not where this version of js-tiktoken keeps it.
+ */
+function createPieceCounter(tiktoken: Tiktoken): PieceCounter {
+  const internals = tiktoken as unknown as { rankMap?: unknown; textMap?: unknown };
+  const ranks = internals.rankMap;
+  if (!(ranks instanceof Map) || ranks.size === 0) return (piece) => tiktoken.encode(piece, [], []).length;
+  let maxTokenBytes = 0;
+  if (internals.textMap instanceof Map) {
+    for (const bytes of internals.textMap.values() as Iterable<Uint8Array>) maxTokenBytes = Math.max(maxTokenBytes, bytes.length);
+  } else {
+    maxTokenBytes = Number.MAX_SAFE_INTEGER;
+  }
+  const rankOf = ranks as Map<string, number>;
+  const encoder = new TextEncoder();
+  let buffer = new Uint8Array(4 * MAX_PIECE_LENGTH);
+  return (piece) => {
+    if (buffer.length < 3 * piece.length) buffer = new Uint8Array(3 * piece.length);
+    // Lone surrogates become U+FFFD, as in js-tiktoken's own TextEncoder.encode.
+    const n = encoder.encodeInto(piece, buffer).written;
+    return mergeCount(buffer, n, rankOf, maxTokenBytes);
+  };
+}
+
+/** Number of tokens byte-pair merging leaves of `bytes[0..n)`. */
+function mergeCount(bytes: Uint8Array, n: number, ranks: Map<string, number>, maxTokenBytes: number): number {
+  if (n <= 1) return n;
+  // Key of the byte range [a, b): the rank table's own `b0,b1,…` form, sliced out of one string.
+  let joined = '';
+  const at = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    at[i] = joined.length;
+    joined += bytes[i] + ',';
+  }
+  at[n] = joined.length;
+  const rankOfRange = (a: number, b: number): number => {
+    if (b - a > maxTokenBytes) return -1;
+    return ranks.get(joined.slice(at[a], at[b] - 1)) ?? -1;
+  };
+  if (rankOfRange(0, n) >= 0) return 1;
+
+  // Parts are identified by their first byte; next[] links them; pairRank[i] is the rank of part i merged with
+  // the part after it (-1: none). Heap entries are rank * stride + part, so ties go to the leftmost part.
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const pairRank = new Float64Array(n);
+  const stride = n + 1;
+  const heap = createMinHeap(n);
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  for (let i = 0; i < n - 1; i++) {
+    const r = rankOfRange(i, i + 2);
+    pairRank[i] = r;
+    if (r >= 0) heap.push(r * stride + i);
+  }
+  pairRank[n - 1] = -1;
+  let parts = n;
+  while (heap.size() > 0) {
+    const entry = heap.pop();
+    const i = entry % stride;
+    const r = (entry - i) / stride;
+    // Stale: the pair starting at part i changed (a neighbour merged) or part i was absorbed.
+    if (pairRank[i] !== r) continue;
+    const j = next[i];
+    const k = next[j];
+    next[i] = k;
+    if (k < n) prev[k] = i;
+    pairRank[j] = -1;
+    parts--;
+    const right = k < n ? rankOfRange(i, next[k]) : -1;
+    pairRank[i] = right;
+    if (right >= 0) heap.push(right * stride + i);
+    const p = prev[i];
+    if (p >= 0) {
+      const left = rankOfRange(p, k);
+      pairRank[p] = left;
+      if (left >= 0) heap.push(left * stride + p);
+    }
+  }
+  return parts;
+}
+
+interface MinHeap {
+  push(value: number): void;
+  pop(): number;
+  size(): number;
+}
+
+/** A binary min-heap of numbers. */
+function createMinHeap(capacity: number): MinHeap {
+  let items = new Float64Array(Math.max(16, capacity * 2));
+  let length = 0;
+  return {
+    size: () => length,
+    push(value) {
+      if (length === items.length) {
+        const grown = new Float64Array(items.length * 2);
+        grown.set(items);
+        items = grown;
+      }
+      let i = length++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (items[parent]! <= value) break;
+        items[i] = items[parent]!;
+        i = parent;
+      }
+      items[i] = value;
+    },
+    pop() {
+      const top = items[0]!;
+      const last = items[--length]!;
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= length) break;
+        if (child + 1 < length && items[child + 1]! < items[child]!) child++;
+        if (items[child]! >= last) break;
+        items[i] = items[child]!;
+        i = child;
+      }
+      if (length > 0) items[i] = last;
+      return top;
+    },
+  };
+}
+
+interface PieceCache {
+  get(piece: string): number | undefined;
+  set(piece: string, count: number): void;
+}
+
+/**
+ * A two-generation cache: lookups hit the young map, then the old one (promoting the entry); when the young map
+ * is full it becomes the old one and the previous old one is dropped. Close to LRU at the cost of a `Map.get`,
+ * bounded to `2 * generation` entries.
+ */
+function createPieceCache(generation: number): PieceCache {
+  let young = new Map<string, number>();
+  let old = new Map<string, number>();
+  const set = (piece: string, count: number): void => {
+    if (young.size >= generation) {
+      old = young;
+      young = new Map();
+    }
+    young.set(piece, count);
+  };
+  return {
+    get(piece) {
+      const hit = young.get(piece);
+      if (hit !== undefined) return hit;
+      const aged = old.get(piece);
+      if (aged !== undefined) set(piece, aged);
+      return aged;
+    },
+    set,
+  };
+}

@@ -1,0 +1,51 @@
+/** Running statistics of a chunking run, in bounded memory (no chunk is kept). */
+import type { Chunk, ChunkStatistics } from '../types.js';
+
+/** What the statistics need of the configuration. */
+export interface StatisticsConfig {
+  readonly minSize: number;
+}
+
+/** Accumulates chunk sizes into `ChunkStatistics`. */
+export function createStatisticsAccumulator(config: StatisticsConfig) {
+  let chunks = 0;
+  let totalSize = 0;
+  let minSize = Infinity;
+  let maxSize = 0;
+  let oversized = 0;
+  let undersized = 0;
+  const reasons: Record<string, number> = {};
+  const documents = new Set<string>();
+  return {
+    /** Counts one chunk. */
+    add(chunk: Chunk): void {
+      chunks++;
+      documents.add(chunk.documentId);
+      totalSize += chunk.size;
+      minSize = Math.min(minSize, chunk.size);
+      maxSize = Math.max(maxSize, chunk.size);
+      if (chunk.oversized) {
+        oversized++;
+        const reason = chunk.metadata.oversizedReason ?? 'unknown';
+        reasons[reason] = (reasons[reason] ?? 0) + 1;
+      }
+      if (chunk.size < config.minSize) undersized++;
+    },
+    /** The statistics so far. */
+    result(extra: Partial<ChunkStatistics> = {}): ChunkStatistics {
+      return {
+        documents: Math.max(documents.size, extra.documents ?? 0),
+        chunks,
+        totalSize,
+        averageSize: chunks === 0 ? 0 : totalSize / chunks,
+        minSize: chunks === 0 ? 0 : minSize,
+        maxSize,
+        oversized,
+        oversizedReasons: { ...reasons },
+        undersized,
+        warnings: [],
+        ...extra,
+      };
+    },
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * The fallback that cuts a text too large for one chunk into spans that each fit.
+ *
+ * Boundary levels, largest first: paragraphs (blank lines), sentences, whitespace-separated words, dictionary
+ * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A piece that fits `maxSize`
+ * stays whole; only a piece over it is cut at the next level down. A word too large for `maxSize` is cut into
+ * runs of grapheme clusters, each the longest that fits the target (a few measurements per run, galloping
+ * then bisecting over cluster boundaries, since one cluster alone says little about the tokens of many). The pieces are then packed greedily, in order,
+ * into spans of up to `targetSize`, never above `maxSize`.
+ *
+ * Each piece is measured once, together with the whitespace before it, and the packer adds those sizes (exact
+ * for characters and words, and for tokens wherever the whitespace before a word starts its first token). Each
+ * finished span is measured once more; a span the sizer finds over `maxSize` anyway gives back pieces from its
+ * tail until it fits. Segmentation only ever sees bounded windows (see `segment-windows.ts`).
+ */
+import { invalidOption } from '../config.js';
+import type { Sizer, TextSplitter } from '../protocols.js';
+import type { Span } from '../types.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from './segment-windows.js';
+
+/** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */
+export interface TextSplitterConfig {
+  readonly sizer: Sizer;
+  /** BCP 47 tag for sentence and word segmentation. Default `'en'`. */
+  readonly locale?: string;
+}
+
+const PARAGRAPH = 0;
+const SENTENCE = 1;
+const SPACED_WORD = 2;
+const WORD = 3;
+/** Runs of grapheme clusters, each as long as fits the target (found by galloping over cluster boundaries). */
+const CLUSTER_RUN = 4;
+const GRAPHEME = 5;
+
+/**
+ * A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
+ * included; `level` is the boundary level it was cut at.
+ */
+interface Piece {
+  readonly start: number;
+  readonly end: number;
+  readonly gapStart: number;
+  readonly size: number;
+  readonly level: number;
+}
+
+interface Segmenters {
+  readonly sentence: Intl.Segmenter;
+  readonly word: Intl.Segmenter;
+  readonly grapheme: Intl.Segmenter;
+}
+
+/**
+ * A `TextSplitter` whose `split(text, maxSize, targetSize = maxSize)` returns spans `{ start, end }` into `text`:
+ * in order, disjoint, trimmed of whitespace, covering every non-whitespace character, each measuring at most
+ * `maxSize`, never cutting a grapheme cluster. The one exception to the size: a single grapheme cluster that
+ * alone measures over `maxSize` (a long emoji sequence under a tiny limit) cannot be cut and comes back as its
+ * own span; the caller measures it and flags the chunk.
+ */
+export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
+  const { sizer } = config;
+  if (sizer === null || typeof sizer !== 'object' || typeof sizer.size !== 'function') {
+    throw invalidOption('sizer', 'must be an object with a size(text) method', sizer);
+  }
+  const locale = config.locale ?? 'en';
+  let segmenters: Segmenters;
+  try {
+    segmenters = {
+      sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
+      word: new Intl.Segmenter(locale, { granularity: 'word' }),
+      grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
+    };
+  } catch {
+    throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
+  }
+  return {
+    split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
+      if (typeof text !== 'string') throw invalidOption('text', 'must be a string', text);
+      if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
+        throw invalidOption('maxSize', 'must be a number > 0', maxSize);
+      }
+      if (typeof targetSize !== 'number' || Number.isNaN(targetSize) || targetSize <= 0) {
+        throw invalidOption('targetSize', 'must be a number > 0', targetSize);
+      }
+      const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
+      const target = Math.min(targetSize, maxSize);
+      const pieces = cutPieces(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
+      return pack(text, pieces, maxSize, target, sizer, segmenters);
+    },
+  };
+}
+
+/**
+ * Cuts `text` into the largest pieces that fit `maxSize`, going down a level only for a piece that does not.
+ * `ranges` are cut at `level`; `gapStart` is where the whitespace before the first of them begins.
+ */
+function cutPieces(
+  text: string,
+  ranges: readonly Span[],
+  level: number,
+  gapStart: number,
+  maxSize: number,
+  targetSize: number,
+  sizer: Sizer,
+  segmenters: Segmenters,
+): Piece[] {
+  const pieces: Piece[] = [];
+  let lastEnd = gapStart;
+
+  const addClusterRuns = (start: number, end: number): void => {
+    // A run that ended the previous range right where this one starts (a long unbroken run cut into windows
+    // above) is taken back and grown, so window edges do not leave short runs behind.
+    const previous = pieces[pieces.length - 1];
+    if (previous !== undefined && previous.end === start && previous.level >= CLUSTER_RUN) {
+      pieces.pop();
+      start = previous.start;
+      lastEnd = previous.gapStart;
+    }
+    const bounds = clusterBounds(text, start, end, segmenters.grapheme);
+    const clusters = bounds.length - 1;
+    let i = 0;
+    while (i < clusters) {
+      const gap = lastEnd < 0 ? bounds[i]! : lastEnd;
+      const measure = (count: number): number => sizer.size(text.slice(gap, bounds[i + count]!));
+      // Largest count of clusters whose run measures at most the target; one cluster at least, to advance.
+      let good = 1;
+      let goodSize = measure(1);
+      if (goodSize <= targetSize) {
+        let bad = 0;
+        while (good < clusters - i) {
+          const next = Math.min(good * 2, clusters - i);
+          const size = measure(next);
+          if (size <= targetSize) {
+            good = next;
+            goodSize = size;
+          } else {
+            bad = next;
+            break;
+          }
+        }
+        while (bad > good + 1) {
+          const mid = (good + bad) >> 1;
+          const size = measure(mid);
+          if (size <= targetSize) {
+            good = mid;
+            goodSize = size;
+          } else {
+            bad = mid;
+          }
+        }
+      }
+      const level = good === 1 ? GRAPHEME : CLUSTER_RUN;
+      pieces.push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
+      lastEnd = bounds[i + good]!;
+      i += good;
+    }
+  };
+
+  const add = (start: number, end: number, level: number, knownSize?: number): void => {
+    if (level === CLUSTER_RUN) {
+      addClusterRuns(start, end);
+      return;
+    }
+    const gap = lastEnd < 0 ? start : lastEnd;
+    const size = knownSize ?? sizer.size(text.slice(gap, end));
+    // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
+    if (size <= maxSize || level === GRAPHEME) {
+      pieces.push({ start, end, gapStart: gap, size, level });
+      lastEnd = end;
+      return;
+    }
+    const below = subranges(text, start, end, level + 1, segmenters);
+    if (below.length === 1 && below[0]!.start === start && below[0]!.end === end) {
+      add(start, end, level + 1, size);
+      return;
+    }
+    for (const range of below) add(range.start, range.end, level + 1);
+  };
+
+  for (const range of ranges) add(range.start, range.end, level);
+  return pieces;
+}
+
+/** The trimmed, non-empty ranges of `[start, end)` at `level`, in order, each starting and ending between clusters. */
+function subranges(text: string, start: number, end: number, level: number, segmenters: Segmenters): Span[] {
+  const out: Span[] = [];
+  const g = segmenters.grapheme;
+  // Trimming moves an edge next to whitespace, where a combining mark (after) or a prepended mark (before) may
+  // hold the cluster together: such an edge moves out to the cluster's own edge, and the cluster stays whole.
+  const push = (s: number, e: number, checkEdges: boolean): void => {
+    const s0 = s;
+    const e0 = e;
+    while (s < e && isSpaceCode(text.charCodeAt(s))) s++;
+    while (e > s && isSpaceCode(text.charCodeAt(e - 1))) e--;
+    if (s >= e) return;
+    if (checkEdges || s !== s0) s = boundaryAtOrBefore(text, s, g);
+    if (checkEdges || e !== e0) e = boundaryAtOrAfter(text, e, g);
+    const last = out[out.length - 1];
+    if (last !== undefined && s < last.end) {
+      out[out.length - 1] = { start: last.start, end: Math.max(last.end, e) };
+    } else {
+      out.push({ start: s, end: e });
+    }
+  };
+  switch (level) {
+    case PARAGRAPH: {
+      const blankLine = /\n[^\S\n]*\n/g;
+      let from = start;
+      for (let m = blankLine.exec(text); m !== null; m = blankLine.exec(text)) {
+        push(from, m.index, true);
+        from = m.index + m[0].length;
+      }
+      push(from, end, true);
+      break;
+    }
+    case SENTENCE:
+      // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
+      // grapheme rules to what comes after: the edges are checked like trimmed ones.
+      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+      break;
+    case SPACED_WORD: {
+      const run = /\S+/g;
+      run.lastIndex = start;
+      for (let m = run.exec(text); m !== null && m.index < end; m = run.exec(text)) {
+        push(m.index, Math.min(m.index + m[0].length, end), true);
+      }
+      break;
+    }
+    case WORD:
+      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true));
+      break;
+    case CLUSTER_RUN:
+      // Runs are found by measuring, in `cutPieces`: the range goes down whole.
+      out.push({ start, end });
+      break;
+    default:
+      segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false));
+  }
+  return out;
+}
+
+/**
+ * Boundaries of the grapheme clusters of `[start, end)`, both ends included. A range at this level holds no
+ * whitespace-only cluster (whitespace was cut at the word levels above).
+ */
+function clusterBounds(text: string, start: number, end: number, graphemes: Intl.Segmenter): number[] {
+  const bounds: number[] = [];
+  if (/^[\x00-\x0c\x0e-\xff]*$/.test(text.slice(start, end))) {
+    // Latin-1 without CR: one cluster per code unit.
+    for (let i = start; i <= end; i++) bounds.push(i);
+    return bounds;
+  }
+  segmentWindows(text, start, end, graphemes, graphemes, (s) => bounds.push(s));
+  bounds.push(end);
+  return bounds;
+}
+
+/**
+ * Packs consecutive pieces into spans of up to `targetSize` by the sum of their sizes, then measures each span
+ * once; one the sizer finds over `maxSize` keeps the longest prefix of its pieces that fits (one piece at least,
+ * so every span advances).
+ */
+function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
+  const spans: Span[] = [];
+  const fits = (first: number, count: number): boolean =>
+    sizer.size(text.slice(pieces[first]!.start, pieces[first + count - 1]!.end)) <= maxSize;
+  let i = 0;
+  while (i < pieces.length) {
+    const first = pieces[i]!;
+    // The first piece of a span goes without the whitespace before it.
+    const alone = first.gapStart === first.start ? first.size : sizer.size(text.slice(first.start, first.end));
+    if (!(alone <= maxSize) && first.level < GRAPHEME) {
+      // It fitted with the whitespace before it but not alone (a word that is one token after a space and two
+      // without): cut it at the next level down, in place. Each round goes one level deeper, so this ends.
+      const below = subranges(text, first.start, first.end, first.level + 1, segmenters);
+      pieces.splice(i, 1, ...cutPieces(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters));
+      continue;
+    }
+    let estimate = alone;
+    let j = i + 1;
+    while (j < pieces.length && estimate + pieces[j]!.size <= targetSize) {
+      estimate += pieces[j]!.size;
+      j++;
+    }
+    let count = j - i;
+    if (count > 1 && !fits(i, count)) count = longestFittingPrefix(i, count, fits);
+    spans.push({ start: first.start, end: pieces[i + count - 1]!.end });
+    i += count;
+  }
+  return spans;
+}
+
+/** Largest `k < count` (at least 1) for which the first `k` pieces fit: the tail piece alone first, then bisection. */
+function longestFittingPrefix(first: number, count: number, fits: (first: number, count: number) => boolean): number {
+  if (count - 1 <= 1 || fits(first, count - 1)) return count - 1;
+  let lo = 1;
+  let hi = count - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(first, mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

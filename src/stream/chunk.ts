@@ -1,0 +1,27 @@
+/** `chunk()`: the semantic chunk stage as one Transform (trackHeadings → split → optimize). */
+import type { Transform } from 'node:stream';
+import { normalizeOptions, type ChunkOptions } from '../config.js';
+import { createChunkCore, resolveDeps, type ChunkDeps } from '../core/chunker.js';
+import type { ChunkStatistics } from '../types.js';
+import { toTransform } from './to-transform.js';
+
+/** The chunk stream; `statistics()` gives the figures so far (complete once the stream has ended). */
+export interface ChunkStream extends Transform {
+  statistics(): ChunkStatistics;
+}
+
+/**
+ * Creates the chunk stage: `Block` objects in (from `parse()`), `Chunk` objects out. Output is identical to
+ * `chunkText` on the same document, whatever the write sizes upstream.
+ *
+ * ```ts
+ * await pipeline(createReadStream('guide.md'), parse(), chunk({ maxSize: 512 }), toJsonl(), process.stdout);
+ * ```
+ */
+export function chunk(options?: ChunkOptions, deps?: ChunkDeps): ChunkStream {
+  const config = normalizeOptions(options);
+  const core = createChunkCore(config, resolveDeps(config, deps));
+  const stream = toTransform(core, { signal: config.signal }) as ChunkStream;
+  stream.statistics = () => core.statistics();
+  return stream;
+}

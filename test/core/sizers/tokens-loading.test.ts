@@ -1,0 +1,15 @@
+import { expect, it } from 'vitest';
+import { createTokenSizer, loadedEncodings } from '../../../src/core/sizers/tokens.js';
+
+// Its own file, so that no other test has loaded an encoding in this process yet.
+it('loads an encoding on first use only, once, and never one that is not used', () => {
+  expect(loadedEncodings()).toEqual([]);
+  const o200k = createTokenSizer('o200k_base');
+  const cl100k = createTokenSizer('cl100k_base');
+  expect(loadedEncodings()).toEqual([]);
+  expect(cl100k.size('hello world')).toBe(2);
+  expect(createTokenSizer('cl100k_base').size('hello world')).toBe(2);
+  expect(loadedEncodings()).toEqual(['cl100k_base']);
+  expect(o200k.size('hello world')).toBe(2);
+  expect(loadedEncodings()).toEqual(['cl100k_base', 'o200k_base']);
+});
