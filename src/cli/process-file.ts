@@ -5,8 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { normalizeOptions, type ChunkOptions } from '../config.js';
-import { createStatisticsAccumulator } from '../core/statistics.js';
+import type { ChunkOptions } from '../config.js';
 import { chunk } from '../stream/chunk.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk } from '../types.js';
@@ -96,8 +95,12 @@ export async function processFile(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<FileResult> {
   const started = performance.now();
-  const chunkConfig = normalizeOptions(config.chunkOptions);
-  const stats = createStatisticsAccumulator(chunkConfig);
+  // Inside a CLI worker the file pool already uses every core; a parse pool of its own would oversubscribe them.
+  const parseStage = parse({ ...config.parseOptions, format: input.format, workers: 0, signal });
+  const chunkStage = chunk({ ...config.chunkOptions, documentId: input.source, origin: input.source, signal });
+  let pages = 0;
+  // A PDF reports its page count once its last page is read.
+  parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));
   let bytesRead = 0;
   let chunks = 0;
   let totalSize = 0;
@@ -116,7 +119,7 @@ export async function processFile(
   };
 
   const report = (documents: number): FileReport => {
-    const s = stats.result();
+    const s = chunkStage.statistics();
     return {
       source: input.source,
       documents,
@@ -126,7 +129,7 @@ export async function processFile(
       maxSize,
       oversized,
       undersized: s.undersized,
-      pages: s.pages ?? 0,
+      pages,
       bytes: bytesRead,
       timeMs: performance.now() - started,
     };
@@ -142,12 +145,10 @@ export async function processFile(
           yield piece;
         }
       },
-      // Inside a CLI worker the file pool already uses every core; a parse pool of its own would oversubscribe them.
-      parse({ ...config.parseOptions, format: input.format, workers: 0, signal }),
-      chunk({ ...config.chunkOptions, documentId: input.source, origin: input.source, signal }),
+      parseStage,
+      chunkStage,
       async function writeLines(items: AsyncIterable<Chunk>) {
         for await (const c of items) {
-          stats.add(c);
           chunks++;
           totalSize += c.size;
           if (c.size < minSize) minSize = c.size;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,6 +8,7 @@ import { chunkFile } from '../../src/api.js';
 import { collect } from '../../src/sinks/collect.js';
 import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';
+import { CORPUS } from '../support/property.js';
 
 function bigMarkdown(): string {
   return Array.from({ length: 4000 }, (_, i) => `## Part ${i}\n\nText of part ${i}, long enough to matter.\n`).join('\n');
@@ -38,5 +39,14 @@ describe('AbortSignal in parse(), chunk() and chunkFile()', () => {
     const path = join(dir, 'big.md');
     writeFileSync(path, bigMarkdown());
     await expect(chunkFile(path, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('parse({ signal }) on a PDF ends with an AbortError between pages', async () => {
+    const controller = new AbortController();
+    const run = pipeline(createReadStream(join(CORPUS, 'pdf/multi_page.pdf')), parse({ signal: controller.signal }), async function (source: AsyncIterable<unknown>) {
+      for await (const _b of source) controller.abort();
+    });
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(chunkFile(join(CORPUS, 'pdf/multi_page.pdf'), { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
