@@ -43,29 +43,36 @@ afterAll(() => {
 });
 
 describe('chunkstream command', () => {
-  it('chunks a folder of mixed files: Markdown chunked, unsupported skipped with a note, PDF reported, run goes on', async () => {
+  it('chunks a folder of mixed files: Markdown and PDF chunked in path order, unsupported files skipped', async () => {
     const run = await runCli(['-q', '--jobs', '2', join(dir, 'mixed')]);
+    expect(run.code).toBe(0);
     const out = lines(run.stdout);
-    const sources = [...new Set(out.map((l) => l.source))];
-    const pdfChunks = out.filter((l) => l.source.endsWith('c.pdf'));
     // Input order: the folder's files sorted by path.
-    const expected = [join(dir, 'mixed/a.md'), ...(pdfChunks.length > 0 ? [join(dir, 'mixed/c.pdf')] : []), join(dir, 'mixed/sub/b.markdown')];
-    expect(sources).toEqual(expected);
+    expect([...new Set(out.map((l) => l.source))]).toEqual([join(dir, 'mixed/a.md'), join(dir, 'mixed/c.pdf'), join(dir, 'mixed/sub/b.markdown')]);
     expect(out.filter((l) => l.source.endsWith('a.md')).length).toBeGreaterThan(1);
     for (const l of out) {
-      expect(l).toHaveProperty('id');
-      expect(l).toHaveProperty('text');
-      expect(l).toHaveProperty('heading');
-      expect(l).toHaveProperty('hash');
+      for (const field of ['id', 'documentId', 'index', 'text', 'start', 'end', 'startLine', 'endLine', 'heading', 'metadata', 'size', 'hash']) {
+        expect(l).toHaveProperty(field);
+      }
       expect(l.documentId).toBe(l.source);
+      expect(l.origin).toBe(l.source);
     }
-    if (pdfChunks.length > 0) {
-      expect(run.code).toBe(0);
-      expect(pdfChunks.every((l) => typeof l.pageStart === 'number')).toBe(true);
-    } else {
-      expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/c\.pdf: ERR_UNSUPPORTED_FORMAT /);
-    }
+    const pdf = out.filter((l) => l.source.endsWith('c.pdf'));
+    expect(pdf.length).toBeGreaterThan(1);
+    expect(pdf.every((l) => typeof l.pageStart === 'number' && l.pageStart >= 1 && l.pageEnd <= 5)).toBe(true);
+    expect(Math.max(...pdf.map((l) => l.pageEnd))).toBeGreaterThan(1);
+  });
+
+  it('reports a file that cannot be parsed with its code, and goes on', async () => {
+    const folder = join(dir, 'broken');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, '1.pdf'), '%PDF-1.7\nthis is not really a PDF\n');
+    writeFileSync(join(folder, '2.md'), markdown('After', 4));
+    const run = await runCli(['-q', folder]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/1\.pdf: ERR_PDF_INVALID /);
+    expect(lines(run.stdout).every((l) => l.source === join(folder, '2.md'))).toBe(true);
+    expect(lines(run.stdout).length).toBeGreaterThan(0);
   });
 
   it('notes skipped files on stderr unless --quiet', async () => {
