@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -17,6 +17,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 interface Figures {
   jobs: number;
   wallS: number;
+  cpuS: number;
   rssMb: number;
   exit: number | null;
   files: number;
@@ -44,6 +45,7 @@ function runOnce(jobs: number, inputs: string[] = INPUTS): Figures {
   return {
     jobs,
     wallS,
+    cpuS: s.run.cpuMs / 1000,
     rssMb: s.run.peakRssBytes / 1e6,
     exit: child.status,
     files: s.total.files,
@@ -61,13 +63,15 @@ function best(jobs: number): Figures {
 const one = best(1);
 const two = best(2);
 const row = (f: Figures): string =>
-  `| ${f.jobs} | ${f.files} | ${f.failed} | ${f.chunks} | ${f.mb.toFixed(2)} | ${f.wallS.toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} | ${f.exit} |`;
+  `| ${f.jobs} | ${f.files} | ${f.failed} | ${f.chunks} | ${f.mb.toFixed(2)} | ${f.wallS.toFixed(2)} | ${f.cpuS.toFixed(2)} | ${(f.cpuS / f.wallS).toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} | ${f.exit} |`;
 console.log(`chunkstream CLI on ${INPUTS.map((p) => relative(ROOT, p)).join(' ')} (best of ${RUNS} runs, node ${process.version})`);
-console.log('| jobs | files | failed | chunks | MB read | wall s | MB/s | peak RSS MB | exit |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (other processes share them)`);
+console.log('| jobs | files | failed | chunks | MB read | wall s | CPU s | CPU/wall | MB/s | peak RSS MB | exit |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 console.log(row(one));
 console.log(row(two));
-console.log(`speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}x; peak RSS ratio: ${(two.rssMb / one.rssMb).toFixed(2)}x`);
+console.log(`speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}x wall; CPU cost ${(two.cpuS / one.cpuS).toFixed(2)}x; peak RSS ${(two.rssMb / one.rssMb).toFixed(2)}x`);
+console.log('CPU/wall is the parallelism the run got: near 1 with --jobs 1, up to 2 with --jobs 2 on an idle 2-core machine.');
 if (one.chunks !== two.chunks) console.log(`WARNING: chunk counts differ (${one.chunks} vs ${two.chunks})`);
 
 // One huge file streams in bounded memory: peak RSS should stay flat as the file grows fourfold.

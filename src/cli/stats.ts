@@ -31,7 +31,13 @@ export interface RunStatistics {
   readonly files: readonly FileStatistics[];
   readonly total: TotalStatistics;
   readonly skipped: readonly SkippedInput[];
-  readonly run: { readonly jobs: number; readonly wallMs: number; readonly peakRssBytes: number };
+  readonly run: {
+    readonly jobs: number;
+    readonly wallMs: number;
+    /** CPU time of the whole process, every thread included: with `wallMs`, how much parallelism the run got. */
+    readonly cpuMs: number;
+    readonly peakRssBytes: number;
+  };
 }
 
 function average(total: number, count: number): number {
@@ -49,6 +55,7 @@ export function summarize(files: readonly FileStatistics[], skipped: readonly Sk
   const sum = (pick: (f: FileStatistics) => number): number => files.reduce((n, f) => n + pick(f), 0);
   const chunks = sum((f) => f.chunks);
   const totalSize = sum((f) => f.totalSize);
+  const usage = process.resourceUsage();
   return {
     files,
     total: {
@@ -68,7 +75,12 @@ export function summarize(files: readonly FileStatistics[], skipped: readonly Sk
     },
     skipped,
     // maxRSS is in kilobytes; worker threads share the process, so this covers them too.
-    run: { jobs, wallMs: Math.round(wallMs), peakRssBytes: process.resourceUsage().maxRSS * 1024 },
+    run: {
+      jobs,
+      wallMs: Math.round(wallMs),
+      cpuMs: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000),
+      peakRssBytes: usage.maxRSS * 1024,
+    },
   };
 }
 
