@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat, type ParseOptions } from './config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from './core/chunker.js';
 import { runCore } from './core/core.js';
+import { readTurns } from './core/strategies/index.js';
 import { createUtf8Decoder } from './core/utf8-decoder.js';
 import { ChunkError } from './errors.js';
 import { parseMarkdown } from './parsers/markdown.js';
@@ -116,12 +117,14 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   }
   // The Markdown chunking below is synchronous: an abort during the read is honoured here, before it starts.
   if (signal?.aborted) throw abortError(signal);
-  if (format === 'transcript') {
-    throw new ChunkError('ERR_UNSUPPORTED_FORMAT', `${path}: transcripts are chunked with the 'turns' strategy through parse()`, { source: path });
-  }
   // Decoded once; the document text is part of the result, so the parse runs on it directly.
   const decoder = createUtf8Decoder({ fatal: parseConfig.fatal });
   const text = decoder.write(bytes) + decoder.end();
+  if (format === 'transcript') {
+    // A transcript is chunked in turn windows unless another strategy is asked for.
+    const result = chunkBlocks(readTurns(text), { strategy: 'turns', ...withOrigin });
+    return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
+  }
   const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBufferBytes: parseConfig.maxBufferBytes }, deps);
   return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
 }

@@ -220,7 +220,8 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   const maxSize = integer('maxSize', o.maxSize, 512, 1);
   const targetSize = integer('targetSize', o.targetSize, Math.max(1, Math.floor(maxSize * 0.75)), 1);
   if (targetSize > maxSize) throw invalidOption('targetSize', `must not exceed maxSize (${maxSize})`, targetSize);
-  const minSize = integer('minSize', o.minSize, Math.floor(targetSize / 4), 0);
+  // Turn windows below minSize are dropped: by default none are, or a short conversation would vanish.
+  const minSize = integer('minSize', o.minSize, o.strategy === 'turns' ? 0 : Math.floor(targetSize / 4), 0);
   if (minSize > targetSize) throw invalidOption('minSize', `must not exceed targetSize (${targetSize})`, minSize);
   const overlap = integer('overlap', o.overlap, 0, 0);
   if (overlap >= maxSize) throw invalidOption('overlap', `must be less than maxSize (${maxSize}), or no chunk could advance`, overlap);

@@ -69,6 +69,12 @@ export interface BlockBase {
    */
   readonly gapBefore?: string;
   readonly features?: BlockFeatures;
+  /** Who spoke this turn (transcripts only). */
+  readonly speaker?: string;
+  /** 0-based index of this turn in its transcript (transcripts only). */
+  readonly turn?: number;
+  /** What was said, without the speaker: the `text` field of a JSONL record, or a line after `Speaker: ` (transcripts only). */
+  readonly utterance?: string;
 }
 
 /** An ATX (`## Title`) or setext (`Title\n===`) heading. */

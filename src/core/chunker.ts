@@ -25,6 +25,7 @@ import { createDefaultOptimizer, type ChunkMeasure } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
 import { createStatisticsAccumulator } from './statistics.js';
+import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 
 /** Parts of the chunker a user may replace. Each protocol with one method also takes a plain function. */
@@ -79,8 +80,12 @@ export interface ChunkCore extends Core<Block, Chunk> {
   statistics(): ChunkStatistics;
 }
 
-/** Creates the semantic chunk core: blocks in (from `parse()`), numbered chunks out. */
+/**
+ * Creates the chunk core: blocks in (from `parse()`), numbered chunks out. The semantic strategy is built here;
+ * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
+ */
 export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
+  if (config.strategy !== 'semantic') return createStrategyCore(config, deps.sizer);
   const stats = createStatisticsAccumulator(config);
   const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
   let pending: Chunk[] = [];

@@ -4,9 +4,9 @@
  * Boundary levels, largest first: paragraphs (blank lines), sentences, whitespace-separated words, dictionary
  * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A piece that fits `maxSize`
  * stays whole; only a piece over it is cut at the next level down. A word too large for `maxSize` is cut into
- * runs of grapheme clusters, each the longest that fits the target (a few measurements per run, galloping
- * then bisecting over cluster boundaries, since one cluster alone says little about the tokens of many). The pieces are then packed greedily, in order,
- * into spans of up to `targetSize`, never above `maxSize`.
+ * runs of grapheme clusters, each the longest that fits the target, found with a few measurements per run
+ * (galloping, then bisecting over cluster boundaries): one cluster alone says little about the tokens of many.
+ * The pieces are then packed greedily, in order, into spans of up to `targetSize`, never above `maxSize`.
  *
  * Each piece is measured once, together with the whitespace before it, and the packer adds those sizes (exact
  * for characters and words, and for tokens wherever the whitespace before a word starts its first token). Each
@@ -14,6 +14,7 @@
  * tail until it fits. Segmentation only ever sees bounded windows (see `segment-windows.ts`).
  */
 import { invalidOption } from '../config.js';
+import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from './segment-windows.js';
@@ -54,7 +55,8 @@ interface Segmenters {
 /**
  * A `TextSplitter` whose `split(text, maxSize, targetSize = maxSize)` returns spans `{ start, end }` into `text`:
  * in order, disjoint, trimmed of whitespace, covering every non-whitespace character, each measuring at most
- * `maxSize`, never cutting a grapheme cluster. The one exception to the size: a single grapheme cluster that
+ * `maxSize`, never cutting a grapheme cluster. Trimming works on clusters: a whitespace character that shares a
+ * cluster with a non-whitespace one (a space carrying a combining mark, a space after U+0600) stays in the span. The one exception to the size: a single grapheme cluster that
  * alone measures over `maxSize` (a long emoji sequence under a tiny limit) cannot be cut and comes back as its
  * own span; the caller measures it and flags the chunk.
  */
@@ -76,7 +78,9 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
   }
   return {
     split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
-      if (typeof text !== 'string') throw invalidOption('text', 'must be a string', text);
+      if (typeof text !== 'string') {
+        throw new ChunkError('ERR_INVALID_INPUT', `TextSplitter.split needs a string, got ${typeof text}`);
+      }
       if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
         throw invalidOption('maxSize', 'must be a number > 0', maxSize);
       }
@@ -206,8 +210,9 @@ function subranges(text: string, start: number, end: number, level: number, segm
   switch (level) {
     case PARAGRAPH: {
       const blankLine = /\n[^\S\n]*\n/g;
+      blankLine.lastIndex = start;
       let from = start;
-      for (let m = blankLine.exec(text); m !== null; m = blankLine.exec(text)) {
+      for (let m = blankLine.exec(text); m !== null && m.index + m[0].length <= end; m = blankLine.exec(text)) {
         push(from, m.index, true);
         from = m.index + m[0].length;
       }
@@ -274,7 +279,9 @@ function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number
       // It fitted with the whitespace before it but not alone (a word that is one token after a space and two
       // without): cut it at the next level down, in place. Each round goes one level deeper, so this ends.
       const below = subranges(text, first.start, first.end, first.level + 1, segmenters);
-      pieces.splice(i, 1, ...cutPieces(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters));
+      const recut = cutPieces(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters);
+      // concat, not splice(...recut): a spread of many thousands of arguments overflows the stack.
+      pieces = pieces.slice(0, i).concat(recut, pieces.slice(i + 1));
       continue;
     }
     let estimate = alone;

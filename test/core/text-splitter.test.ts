@@ -166,8 +166,14 @@ describe('createTextSplitter: validation', () => {
     expectInvalid(() => splitter.split('text', 10, 0), 'targetSize', /targetSize.*must be a number > 0, got 0/);
   });
 
-  it('rejects text that is not a string', () => {
-    expectInvalid(() => splitter.split(42 as unknown as string, 10), 'text', /text.*must be a string, got 42/);
+  it('rejects text that is not a string with ERR_INVALID_INPUT', () => {
+    try {
+      splitter.split(42 as unknown as string, 10);
+      expect.unreachable();
+    } catch (error) {
+      expect(isChunkError(error, 'ERR_INVALID_INPUT')).toBe(true);
+      expect((error as Error).message).toMatch(/needs a string, got number/);
+    }
   });
 
   it('rejects a locale that is not a language tag', () => {
