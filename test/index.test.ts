@@ -36,6 +36,8 @@ describe('public API', () => {
         "parseMarkdown",
         "parsePdf",
         "readTurns",
+        "renderReport",
+        "renderTerminal",
         "slidingWindow",
         "slidingWindowStream",
         "toDocument",

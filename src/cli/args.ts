@@ -106,6 +106,7 @@ export function helpText(): string {
     '',
     'Chunks Markdown and PDF files for retrieval and writes one JSON line per chunk (every chunk field plus "source").',
     'Inputs are files, folders (walked recursively), glob patterns ("docs/**/*.md") and - for standard input.',
+    'Subcommand: chunkstream inspect <file> [options] shows one document\'s chunk boundaries (see inspect --help).',
   ];
   for (const group of ['Input', 'Output', 'Chunking', 'Run'] as const) {
     lines.push('', `${group}:`);

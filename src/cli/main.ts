@@ -55,6 +55,11 @@ async function chunkCommand(argv: string[]): Promise<number> {
 /** Subcommands by name; a new one is one line here and a module exporting its runner. */
 export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   chunk: chunkCommand,
+  // Loaded on demand, so a chunking run never loads the report renderers.
+  inspect: async (argv) => {
+    const { runInspect } = await import('./inspect.js');
+    return runInspect(argv, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true });
+  },
 };
 
 /** Runs the command line and resolves with the exit code. */

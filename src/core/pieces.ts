@@ -106,7 +106,7 @@ function subPiece(block: Block, span: Span, previousEnd: number, startLine: numb
     gapBefore: span.start === 0 ? whole.gapBefore : block.text.slice(previousEnd, span.start),
     startLine,
     endLine: startLine + countLineEndings(text),
-    size: ctx.sizer.size(text),
+    size: extra.size ?? ctx.sizer.size(text),
     isSplit: true,
     images,
     hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
@@ -216,6 +216,11 @@ function trimStart(text: string, start: number, end: number): number {
   return start;
 }
 
+/** The known size of a packed unit, as a piece field. */
+function sizeOf(unit: Unit | undefined): { size?: number } {
+  return unit?.size === undefined ? {} : { size: unit.size };
+}
+
 /** Lines of a block's text as spans without their line endings. */
 function lineSpans(text: string, from = 0, to = text.length): Span[] {
   const lines: Span[] = [];
@@ -235,6 +240,8 @@ function lineSpans(text: string, from = 0, to = text.length): Span[] {
 interface Unit {
   span: Span;
   fallback?: boolean;
+  /** Size of the span's text alone, when it is already known (each piece of text is measured once). */
+  size?: number;
 }
 
 /** How the pieces of one block are framed and limited. */
@@ -253,8 +260,14 @@ interface Frame {
 function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ctx: CutContext): Unit[] {
   const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
   const suffixSize = frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix);
-  const sizes = units.map((u) => ctx.sizer.size(text.slice(u.span.start, u.span.end)));
-  const gapSizes = units.map((u, i) => (i === 0 ? 0 : ctx.sizer.size(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
+  const sizes = units.map((u) => u.size ?? ctx.sizer.size(text.slice(u.span.start, u.span.end)));
+  const gapCache = new Map<string, number>();
+  const gapSize = (gap: string) => {
+    let n = gapCache.get(gap);
+    if (n === undefined) gapCache.set(gap, (n = ctx.sizer.size(gap)));
+    return n;
+  };
+  const gapSizes = units.map((u, i) => (i === 0 ? 0 : gapSize(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
   const out: Unit[] = [];
   // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
   const limit = () => (out.length === 0 ? budget.first : budget.rest - prefixSize) - suffixSize;
@@ -269,9 +282,13 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
       estimate += (gapSizes[j] as number) + (sizes[j] as number);
     }
     const cap = out.length === 0 ? budget.first : budget.rest;
-    while (j > i && exact(i, j) > cap) j--;
+    const framing = (out.length === 0 ? 0 : prefixSize) + suffixSize;
+    let measured = exact(i, j);
+    while (j > i && measured > cap) measured = exact(i, --j);
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
-    out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, ...(fallback ? { fallback } : {}) });
+    // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
+    const size = Math.max(0, measured - framing);
+    out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, size, ...(fallback ? { fallback } : {}) });
     i = j + 1;
   }
   return out;
@@ -334,22 +351,32 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
       if ((runs.at(-1) as Span[]).length > 0) runs.push([]);
     } else (runs.at(-1) as Span[]).push(line);
   }
-  const limit = budget.rest;
-  const fitsAlone = (span: Span) => ctx.sizer.size(frame.prefix + text.slice(span.start, span.end) + frame.suffix) <= limit;
+  // A run is measured whole (an exact size packs best); only a run too large is measured line by line. A run
+  // far longer than any chunk could hold is not measured whole at all.
+  const room = budget.rest - (frame.prefix === '' && frame.suffix === '' ? 0 : ctx.sizer.size(frame.prefix + frame.suffix));
   const units: Unit[] = [];
   for (const run of runs) {
     if (run.length === 0) continue;
     const whole = { start: (run[0] as Span).start, end: (run.at(-1) as Span).end };
-    if (fitsAlone(whole)) units.push({ span: whole });
-    else for (const line of run) units.push(...(fitsAlone(line) ? [{ span: line }] : splitUnit(text, line, limit, frame, ctx)));
+    const size = whole.end - whole.start > budget.rest * 64 ? Infinity : ctx.sizer.size(text.slice(whole.start, whole.end));
+    if (size <= room) {
+      units.push({ span: whole, size });
+      continue;
+    }
+    for (const line of run) {
+      const lineSize = ctx.sizer.size(text.slice(line.start, line.end));
+      units.push(...(lineSize <= room ? [{ span: line, size: lineSize }] : splitUnit(text, line, budget.rest, frame, ctx)));
+    }
   }
   if (units.length === 0) return [wholePiece(block, ctx.sizer.size(text))];
-  // The opening line travels with the first unit and the closing line with the last.
-  (units[0] as Unit).span = { start: 0, end: (units[0] as Unit).span.end };
-  (units.at(-1) as Unit).span = { start: (units.at(-1) as Unit).span.start, end: text.length };
+  // The opening line travels with the first unit and the closing line with the last (measured again, once).
+  units[0] = { ...(units[0] as Unit), span: { start: 0, end: (units[0] as Unit).span.end }, size: undefined };
+  const lastUnit = units.at(-1) as Unit;
+  units[units.length - 1] = { ...lastUnit, span: { start: lastUnit.span.start, end: text.length }, size: undefined };
   const packed = packUnits(text, units, budget, frame, ctx);
   const n = packed.length;
   return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({
+    ...sizeOf(packed[i]),
     prefix: i > 0 ? frame.prefix : '',
     suffix: i < n - 1 ? frame.suffix : '',
     ...(packed[i]?.fallback || unframed ? { fallback: 'text-splitter' as const } : {}),
@@ -373,8 +400,10 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
   const units: Unit[] = [];
   const tableHead = { start: 0, end: Math.max(delimiter.end, header.end) };
   const groups: Unit[][] = [];
+  const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
   for (const row of rows.slice(1)) {
-    if (ctx.sizer.size(frame.prefix + block.text.slice(row.start, row.end)) <= budget.rest) units.push({ span: row });
+    const size = ctx.sizer.size(block.text.slice(row.start, row.end));
+    if (prefixSize + size <= budget.rest) units.push({ span: row, size });
     else {
       // An oversized row is cut alone: the rows before and after it are packed on their own.
       groups.push(units.splice(0));
@@ -390,7 +419,7 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
       for (const u of group) out.push({ span: u.span, prefix: '', fallback: true });
       continue;
     }
-    if (first && out.length === 0) (group[0] as Unit).span = { start: tableHead.start, end: (group[0] as Unit).span.end };
+    if (first && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
     const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
     packed.forEach((p, i) => out.push({ span: p.span, prefix: out.length === 0 && i === 0 ? '' : frame.prefix }));
     first = false;
@@ -411,16 +440,18 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
 function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: CutContext): Piece[] {
   const none: Frame = { prefix: '', suffix: '' };
   const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
-  const fits = (span: Span) => ctx.sizer.size(block.text.slice(span.start, span.end)) <= budget.rest;
+  const measure = (span: Span) => ctx.sizer.size(block.text.slice(span.start, span.end));
   const units: Unit[] = [];
-  const addSpan = (span: Span) => {
+  const addSpan = (span: Span, known?: number) => {
     if (span.end <= span.start) return;
-    units.push(...(fits(span) ? [{ span }] : splitUnit(block.text, span, budget.rest, none, ctx)));
+    const size = known ?? measure(span);
+    units.push(...(size <= budget.rest ? [{ span, size }] : splitUnit(block.text, span, budget.rest, none, ctx)));
   };
   const addItem = (item: (typeof block.items)[number]): void => {
     const span = rel(item);
-    if (fits(span) || item.items.length === 0) {
-      addSpan(span);
+    const size = measure(span);
+    if (size <= budget.rest || item.items.length === 0) {
+      addSpan(span, size);
       return;
     }
     // The item's own text, each nested item, and any text between or after them (a paragraph between two
@@ -437,5 +468,5 @@ function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: C
   for (const item of block.items) addItem(item);
   if (units.length === 0) return cutText(block, { start: 0, end: block.text.length }, budget, ctx);
   const packed = packUnits(block.text, units, budget, none, ctx);
-  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => (packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}));
+  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
 }

@@ -271,4 +271,11 @@ describe('chunkstream command', () => {
     expect(run.code).toBe(130);
     expect(run.stderr).toContain('interrupted');
   });
+
+  it('dispatches the inspect subcommand', async () => {
+    const run = await runCli(['inspect', join(dir, 'many/doc-2.md'), '--unit', 'chars', '--max-size', '300']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('doc-2.md#0');
+    expect((await runCli(['inspect', '--max-size', 'x', 'a.md'])).code).toBe(2);
+  });
 });
