@@ -145,6 +145,16 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
     { once: true },
   );
 
+  // A missing input is a failure like any other: with --fail-fast nothing else starts.
+  if (config.failFast && failed > 0) stop.abort(new Error('fail-fast'));
+  // A write waiting for a slow reader must not hold up a run that is stopping.
+  const stopped$ = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const untilStopped = (p: Promise<void>): Promise<void> => {
+    // Once the run has moved on, a late failure of this write has no one left to tell.
+    p.catch(() => {});
+    return Promise.race([p, stopped$]);
+  };
+
   const count = (slot: Slot, batch: FileBatch): void => {
     progress.advance(Math.max(0, batch.bytesRead - slot.bytesSeen), batch.chunks);
     slot.bytesSeen = Math.max(slot.bytesSeen, batch.bytesRead);
@@ -165,7 +175,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
 
   const onBatch = (index: number, slot: Slot) => async (batch: FileBatch): Promise<void> => {
     if (!ordered) {
-      await slot.output.write(batch.lines);
+      await untilStopped(slot.output.write(batch.lines));
       count(slot, batch);
       return;
     }
@@ -189,7 +199,8 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
       const item = slot.queue.shift();
       if (item) {
         try {
-          await slot.output.write(item.batch.lines);
+          await untilStopped(slot.output.write(item.batch.lines));
+          if (stop.signal.aborted) break;
           count(slot, item.batch);
           if (item.early) buffered -= item.batch.lines.length;
           else item.resolve();

@@ -152,6 +152,13 @@ describe('chunkstream command', () => {
     expect(readdirSync(folder).filter((n) => n.includes('out.jsonl'))).toEqual([]);
   });
 
+  it('starts nothing with --fail-fast when an input is missing', async () => {
+    const run = await runCli(['--fail-fast', join(dir, 'nope.md'), join(dir, 'many')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('nope.md: ERR_READ');
+    expect(run.stdout).toBe('');
+  });
+
   it('writes one .jsonl per input with --out-dir, none for a failed input', async () => {
     const outDir = join(dir, 'per-file');
     const run = await runCli(['-q', '--out-dir', outDir, join(dir, 'mixed/a.md'), join(dir, 'mixed/sub/b.markdown'), join(dir, 'missing.md')], { cwd: dir });
