@@ -49,6 +49,7 @@ export const MARKDOWN_EXTENSIONS: readonly string[] = ['.md', '.markdown', '.mdo
 export function formatFromExtension(path: string): CliFormat | undefined {
   const ext = extname(path).toLowerCase();
   if (ext === '.pdf') return 'pdf';
+  if (ext === '.transcript') return 'transcript';
   if (MARKDOWN_EXTENSIONS.includes(ext)) return 'markdown';
   return undefined;
 }
@@ -73,6 +74,9 @@ async function decideFormat(path: string, forced: CliFormat | undefined, named: 
   if (forced) return forced;
   const byExtension = formatFromExtension(path);
   if (byExtension) return byExtension;
+  // As in chunkFile(), a named .jsonl file is a conversation; a folder walk leaves .jsonl alone, since that is also
+  // what this command writes and an output folder inside an input folder must not be read back.
+  if (named && extname(path).toLowerCase() === '.jsonl') return 'transcript';
   const head = await readHead(path, 4096);
   if (detectFormat(head) === 'pdf') return 'pdf';
   if (named && !head.includes(0)) return 'markdown';

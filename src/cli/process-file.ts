@@ -97,7 +97,9 @@ export async function processFile(
   const started = performance.now();
   // Inside a CLI worker the file pool already uses every core; a parse pool of its own would oversubscribe them.
   const parseStage = parse({ ...config.parseOptions, format: input.format, workers: 0, signal });
-  const chunkStage = chunk({ ...config.chunkOptions, documentId: input.source, origin: input.source, signal });
+  // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
+  const strategy = config.chunkOptions.strategy ?? (input.format === 'transcript' ? 'turns' : undefined);
+  const chunkStage = chunk({ ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal });
   let pages = 0;
   // A PDF reports its page count once its last page is read.
   parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));

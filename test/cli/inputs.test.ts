@@ -61,7 +61,17 @@ describe('expandInputs', () => {
     expect(r.skipped).toEqual([{ source: join(dir, 'none/*.md'), reason: 'pattern matched no file' }]);
   });
 
+  it('reads a named .jsonl file as a transcript, but leaves .jsonl alone in a folder walk', async () => {
+    writeFileSync(join(dir, 'chat.jsonl'), '{"speaker":"a","text":"hi"}\n');
+    writeFileSync(join(dir, 'docs/deep/out.jsonl'), '{"id":"x"}\n');
+    expect((await expandInputs([join(dir, 'chat.jsonl')], undefined)).files.map((f) => f.format)).toEqual(['transcript']);
+    const walked = await expandInputs([join(dir, 'docs/deep')], undefined);
+    expect(walked.files.map((f) => f.source)).toEqual([join(dir, 'docs/deep/c.markdown')]);
+    expect(walked.skipped.map((s) => s.source)).toEqual([join(dir, 'docs/deep/out.jsonl')]);
+  });
+
   it('maps extensions to formats', () => {
+    expect(formatFromExtension('x.transcript')).toBe('transcript');
     expect(formatFromExtension('x.PDF')).toBe('pdf');
     expect(formatFromExtension('x.mkd')).toBe('markdown');
     expect(formatFromExtension('x.docx')).toBeUndefined();
