@@ -12,6 +12,7 @@ import { createUtf8Decoder } from './core/utf8-decoder.js';
 import { ChunkError } from './errors.js';
 import { parseMarkdown } from './parsers/markdown.js';
 import { detectFormat } from './stream/parse.js';
+import { abortError } from './stream/to-transform.js';
 import type { Block, ChunkingResult } from './types.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
@@ -85,6 +86,8 @@ async function formatOf(path: string, requested: InputFormat): Promise<Exclude<I
 export async function chunkFile(path: string, options?: ChunkFileOptions, deps?: ChunkDeps): Promise<ChunkFileResult> {
   const { parseOptions, chunkOptions } = splitOptions(options);
   const parseConfig = normalizeParseOptions(parseOptions);
+  const signal = parseConfig.signal;
+  if (signal?.aborted) throw abortError(signal);
   const withOrigin: ChunkOptions = { documentId: path, origin: path, ...chunkOptions };
   normalizeOptions(withOrigin);
   let format: Exclude<InputFormat, 'auto'>;
@@ -112,6 +115,8 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   } catch (error) {
     throw readError(path, error);
   }
+  // The Markdown chunking below is synchronous: an abort during the read is honoured here, before it starts.
+  if (signal?.aborted) throw abortError(signal);
   // Decoded once; the document text is part of the result, so the parse runs on it directly.
   const decoder = createUtf8Decoder({ fatal: parseConfig.fatal });
   const text = decoder.write(bytes) + decoder.end();

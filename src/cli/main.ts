@@ -1,49 +1,79 @@
 #!/usr/bin/env node
-/** The `chunkstream` command. For now: print the blocks of each Markdown file as JSON lines. */
-import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { parse } from '../stream/parse.js';
-import { trackHeadings } from '../stream/track-headings.js';
+/**
+ * The `chunkstream` command. The first argument may name a subcommand from `SUBCOMMANDS`; anything else is a
+ * chunking run (`chunkstream [options] <inputs...>`, the same as `chunkstream chunk ...`).
+ */
+import { readFileSync } from 'node:fs';
+import { isChunkError } from '../errors.js';
+import { helpText, parseCliArgs } from './args.js';
+import { EXIT, runChunking } from './run.js';
 
-async function expand(path: string): Promise<string[]> {
-  const info = await stat(path);
-  if (!info.isDirectory()) return [path];
-  const entries = (await readdir(path)).sort();
-  const files: string[] = [];
-  for (const entry of entries) files.push(...(await expand(join(path, entry))));
-  return files;
+/** A subcommand: its arguments (without its name) in, an exit code out. */
+export type Subcommand = (argv: string[]) => Promise<number>;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }
 
-async function main(args: string[]): Promise<number> {
-  let failed = 0;
-  for (const input of args) {
-    for (const file of await expand(input)) {
-      const lines: string[] = [];
-      try {
-        await pipeline(
-          createReadStream(file),
-          parse(),
-          trackHeadings(),
-          new Writable({
-            objectMode: true,
-            write(block, _e, cb) {
-              lines.push(JSON.stringify({ source: file, ...block }));
-              cb();
-            },
-          }),
-        );
-        process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
-      } catch (error) {
-        failed++;
-        const e = error as { code?: string; message: string };
-        process.stderr.write(`${file}: ${e.code ?? 'ERR_INTERNAL'} ${e.message}\n`);
-      }
-    }
+/** `chunkstream chunk [options] <inputs...>`: the default command. */
+async function chunkCommand(argv: string[]): Promise<number> {
+  let command;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (!isChunkError(error, 'ERR_INVALID_OPTION')) throw error;
+    process.stderr.write(`chunkstream: ${error.code} ${error.message}\nRun chunkstream --help for the options.\n`);
+    return EXIT.usage;
   }
-  return failed > 0 ? 1 : 0;
+  if (command.kind === 'help') {
+    process.stdout.write(helpText());
+    return EXIT.ok;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(version() + '\n');
+    return EXIT.ok;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (): void => {
+    // First Ctrl-C: stop cleanly (workers ended, --out not renamed). Second: leave at once.
+    if (++interrupts > 1) process.exit(EXIT.interrupted);
+    process.stderr.write('\nchunkstream: interrupted, stopping\n');
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await runChunking(command.config, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
 
-main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+/** Subcommands by name; a new one is one line here and a module exporting its runner. */
+export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+  chunk: chunkCommand,
+  // Loaded on demand, so a chunking run never loads the report renderers.
+  inspect: async (argv) => {
+    const { runInspect } = await import('./inspect.js');
+    return runInspect(argv, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true });
+  },
+};
+
+/** Runs the command line and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  const sub = first === undefined ? undefined : SUBCOMMANDS[first];
+  try {
+    return sub ? await sub(rest) : await chunkCommand(argv);
+  } catch (error) {
+    process.stderr.write(`chunkstream: ERR_INTERNAL ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.failed;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

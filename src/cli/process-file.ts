@@ -1,0 +1,178 @@
+/**
+ * One file, start to end: `pipeline(readStream, parse(), chunk(), lines)`, handing JSON lines to a sink in bounded
+ * batches and awaiting it, so neither this thread nor the consumer ever holds a whole document's chunks. The same
+ * function runs inside a worker thread (files) and on the main thread (standard input).
+ */
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { ChunkOptions } from '../config.js';
+import { chunk } from '../stream/chunk.js';
+import { parse } from '../stream/parse.js';
+import type { Chunk } from '../types.js';
+import type { CliParseOptions } from './args.js';
+import type { InputFile } from './inputs.js';
+
+/** Settings of `processFile`: plain data, so it crosses to a worker thread as is. */
+export interface ProcessConfig {
+  readonly chunkOptions: ChunkOptions;
+  readonly parseOptions: CliParseOptions;
+  /** A batch is handed over once its lines reach this many UTF-16 units. */
+  readonly batchChars: number;
+}
+
+/** Lines of one file, handed over in order. */
+export interface FileBatch {
+  /** Complete JSON lines, each ending with `\n`. */
+  readonly lines: string;
+  /** Chunks in `lines`. */
+  readonly chunks: number;
+  /** Bytes of the file read so far. */
+  readonly bytesRead: number;
+}
+
+/** Receives batches; the next batch is not produced before the returned promise settles. */
+export type BatchSink = (batch: FileBatch) => Promise<void> | void;
+
+/** Figures of one file, for `--stats`. */
+export interface FileReport {
+  readonly source: string;
+  /** 1 when the file was chunked to the end, 0 when it failed. */
+  readonly documents: number;
+  /** Chunks written (for a failed file: written before the failure). */
+  readonly chunks: number;
+  readonly totalSize: number;
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly oversized: number;
+  readonly undersized: number;
+  readonly pages: number;
+  readonly bytes: number;
+  readonly timeMs: number;
+}
+
+/** A file's error as shown on stderr: `path: CODE message`. */
+export interface FileError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What `processFile` returns: the figures, and the error when the file failed. */
+export interface FileResult {
+  readonly report: FileReport;
+  readonly error?: FileError;
+}
+
+/** Default batch: about 64 K UTF-16 units of JSON lines, a few dozen chunks. */
+export const DEFAULT_BATCH_CHARS = 64 * 1024;
+
+/** One JSON line: every chunk field, plus `source`. */
+export function chunkLine(c: Chunk, source: string): string {
+  return JSON.stringify({ ...c, source }) + '\n';
+}
+
+/** The code and message of anything a file's run threw. */
+export function describeError(error: unknown): FileError {
+  const e = error as { code?: unknown; message?: unknown; syscall?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  if (typeof e?.code === 'string' && e.code.startsWith('ERR_') && e.code !== 'ERR_STREAM_PREMATURE_CLOSE') return { code: e.code, message };
+  // Node's file-system errors (ENOENT, EACCES, EISDIR) say the file could not be read.
+  if (typeof e?.syscall === 'string' || (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code))) return { code: 'ERR_READ', message };
+  return { code: 'ERR_INTERNAL', message };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/**
+ * Chunks one input and hands its JSON lines to `sink`. A file that cannot be read or parsed resolves with an
+ * `error` (and the figures of what was written before); only an abort rejects, with an `AbortError`.
+ */
+export async function processFile(
+  input: InputFile,
+  config: ProcessConfig,
+  sink: BatchSink,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<FileResult> {
+  const started = performance.now();
+  // Inside a CLI worker the file pool already uses every core; a parse pool of its own would oversubscribe them.
+  const parseStage = parse({ ...config.parseOptions, format: input.format, workers: 0, signal });
+  // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
+  const strategy = config.chunkOptions.strategy ?? (input.format === 'transcript' ? 'turns' : undefined);
+  const chunkStage = chunk({ ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal });
+  let pages = 0;
+  // A PDF reports its page count once its last page is read.
+  parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));
+  let bytesRead = 0;
+  let chunks = 0;
+  let totalSize = 0;
+  let minSize = Infinity;
+  let maxSize = 0;
+  let oversized = 0;
+  let pending = '';
+  let pendingChunks = 0;
+
+  const flush = async (): Promise<void> => {
+    if (pendingChunks === 0) return;
+    const batch = { lines: pending, chunks: pendingChunks, bytesRead };
+    pending = '';
+    pendingChunks = 0;
+    await sink(batch);
+  };
+
+  const report = (documents: number): FileReport => {
+    const s = chunkStage.statistics();
+    return {
+      source: input.source,
+      documents,
+      chunks,
+      totalSize,
+      minSize: chunks === 0 ? 0 : minSize,
+      maxSize,
+      oversized,
+      undersized: s.undersized,
+      pages,
+      bytes: bytesRead,
+      timeMs: performance.now() - started,
+    };
+  };
+
+  try {
+    const source = input.path === '-' ? process.stdin : createReadStream(input.path);
+    await pipeline(
+      source,
+      async function* countBytes(bytes: AsyncIterable<Buffer>) {
+        for await (const piece of bytes) {
+          bytesRead += piece.length;
+          yield piece;
+        }
+      },
+      parseStage,
+      chunkStage,
+      async function writeLines(items: AsyncIterable<Chunk>) {
+        for await (const c of items) {
+          chunks++;
+          totalSize += c.size;
+          if (c.size < minSize) minSize = c.size;
+          if (c.size > maxSize) maxSize = c.size;
+          if (c.oversized) oversized++;
+          pending += chunkLine(c, input.source);
+          pendingChunks++;
+          if (pending.length >= config.batchChars) await flush();
+        }
+        await flush();
+      },
+      { signal },
+    );
+    return { report: report(1) };
+  } catch (error) {
+    if (isAbort(error) || signal.aborted) throw error;
+    // The chunks read before the failure are valid; hand them over so the figures match what was written.
+    try {
+      await flush();
+    } catch {
+      // The sink failing too changes nothing: the file is reported as failed.
+    }
+    return { report: report(0), error: describeError(error) };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * `toDocuments()`: chunks as `{ pageContent, metadata }`, the document shape LangChain loads as is
+ * (`new Document(doc)`) and LlamaIndex takes as `new Document({ text: doc.pageContent, metadata: doc.metadata })`.
+ */
+import type { Chunk } from '../types.js';
+
+/** What `toDocuments()` puts in `metadata`: flat values, except `headingPath` and LangChain's `loc`. */
+export interface ChunkDocumentMetadata {
+  /** The chunk id, `${documentId}#${index}`. */
+  readonly id: string;
+  readonly documentId: string;
+  /** `chunk.origin` (a path, a URL), when known. */
+  readonly source?: string;
+  readonly index: number;
+  /** Offsets of `chunk.text` in the source document (UTF-16), end exclusive. */
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** LangChain's own location convention, as its text splitters set it. */
+  readonly loc: { readonly lines: { readonly from: number; readonly to: number } };
+  /** Heading titles in force at the chunk's start, outermost first. */
+  readonly headingPath: readonly string[];
+  /** `headingPath` joined with `' > '`. */
+  readonly breadcrumb: string;
+  readonly pageStart?: number;
+  readonly pageEnd?: number;
+  readonly hasCode: boolean;
+  readonly hasTable: boolean;
+  readonly hasList: boolean;
+  readonly hasImage: boolean;
+  readonly hasFormula: boolean;
+  readonly isSplit: boolean;
+  readonly oversized: boolean;
+  /** Size in the unit the chunks were made with. */
+  readonly size: number;
+  /** Hex sha-256 of `chunk.text`, for dedupe. */
+  readonly hash: string;
+}
+
+/** A chunk as a loader document. */
+export interface ChunkDocument {
+  /** `chunk.embedText` when set (contextualized), else `chunk.text`: what should be embedded. */
+  readonly pageContent: string;
+  readonly metadata: ChunkDocumentMetadata;
+  /** The chunk id; LangChain's `Document` keeps it as `id`. */
+  readonly id: string;
+}
+
+/** Maps one chunk to a loader document. */
+export function toDocument(chunk: Chunk): ChunkDocument {
+  const m = chunk.metadata;
+  const metadata: ChunkDocumentMetadata = {
+    id: chunk.id,
+    documentId: chunk.documentId,
+    ...(chunk.origin !== undefined ? { source: chunk.origin } : {}),
+    index: chunk.index,
+    start: chunk.start,
+    end: chunk.end,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    loc: { lines: { from: chunk.startLine, to: chunk.endLine } },
+    headingPath: [...chunk.heading.path],
+    breadcrumb: chunk.heading.breadcrumb,
+    ...(chunk.pageStart !== undefined ? { pageStart: chunk.pageStart } : {}),
+    ...(chunk.pageEnd !== undefined ? { pageEnd: chunk.pageEnd } : {}),
+    hasCode: m.hasCode,
+    hasTable: m.hasTable,
+    hasList: m.hasList,
+    hasImage: m.hasImage,
+    hasFormula: m.hasFormula,
+    isSplit: m.isSplit,
+    oversized: chunk.oversized === true,
+    size: chunk.size,
+    hash: chunk.hash,
+  };
+  return { pageContent: chunk.embedText ?? chunk.text, metadata, id: chunk.id };
+}
+
+/** Maps chunks to loader documents, in order. */
+export function toDocuments(chunks: Iterable<Chunk>): ChunkDocument[] {
+  const out: ChunkDocument[] = [];
+  for (const chunk of chunks) out.push(toDocument(chunk));
+  return out;
+}

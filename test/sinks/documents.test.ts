@@ -1,0 +1,61 @@
+import { Document as LangChainDocument } from '@langchain/core/documents';
+import { Document as LlamaDocument } from '@llamaindex/core/schema';
+import { describe, expect, it } from 'vitest';
+import { toDocument, toDocuments } from '../../src/sinks/documents.js';
+import { sampleChunks } from './fixtures.js';
+
+describe('toDocuments', () => {
+  it('maps each chunk to { pageContent, metadata, id }', () => {
+    const [plain, code, page] = toDocuments(sampleChunks());
+    expect(plain).toEqual({
+      pageContent: 'Intro text.',
+      id: 'guide.md#0',
+      metadata: {
+        id: 'guide.md#0',
+        documentId: 'guide.md',
+        source: 'docs/guide.md',
+        index: 0,
+        start: 0,
+        end: 11,
+        startLine: 1,
+        endLine: 1,
+        loc: { lines: { from: 1, to: 1 } },
+        headingPath: [],
+        breadcrumb: '',
+        hasCode: false,
+        hasTable: false,
+        hasList: false,
+        hasImage: false,
+        hasFormula: false,
+        isSplit: false,
+        oversized: false,
+        size: 3,
+        hash: sampleChunks()[0]!.hash,
+      },
+    });
+    expect(code!.metadata).toMatchObject({ headingPath: ['Install', 'Linux'], breadcrumb: 'Install > Linux', hasCode: true, oversized: true });
+    expect(code!.metadata).not.toHaveProperty('pageStart');
+    // The embed text, breadcrumb included, is what a contextualized chunk should be embedded as.
+    expect(page!.pageContent).toBe('Install\n\nPage text');
+    expect(page!.metadata).toMatchObject({ pageStart: 2, pageEnd: 3, loc: { lines: { from: 7, to: 8 } } });
+  });
+
+  it('loads into a LangChain Document as is', () => {
+    const doc = new LangChainDocument(toDocument(sampleChunks()[1]!));
+    expect(doc.pageContent).toBe('```js\nx\n```');
+    expect(doc.metadata.breadcrumb).toBe('Install > Linux');
+    expect(doc.id).toBe('guide.md#1');
+  });
+
+  it('loads into a LlamaIndex Document', () => {
+    const d = toDocument(sampleChunks()[0]!);
+    const doc = new LlamaDocument({ text: d.pageContent, metadata: d.metadata, id_: d.id });
+    expect(doc.getText()).toBe('Intro text.');
+    expect(doc.id_).toBe('guide.md#0');
+    expect(doc.metadata.source).toBe('docs/guide.md');
+  });
+
+  it('gives an empty array for no chunks', () => {
+    expect(toDocuments([])).toEqual([]);
+  });
+});
