@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { slidingWindow } from '../src/core/strategies/window.js';
 import { slidingWindowStream } from '../src/stream/strategies.js';
 import type { Sizer } from '../src/protocols.js';
+import { createTokenSizer } from '../src/core/sizers/tokens.js';
 
 const SIZE = 512;
 const WARMUP_FILES = 5;
@@ -44,94 +45,9 @@ const enc = new Tiktoken(cl100k);
 /** One `encode` per call: the plain js-tiktoken count. */
 const encodeSizer: Sizer = { size: (text) => enc.encode(text, [], []).length };
 
-/**
- * Counts per pre-token of the encoding's own pattern, cached: the same counts as `encode` (BPE never merges
- * across pre-tokens), without encoding a repeated pre-token twice.
- */
-function createCachedSizer(): Sizer {
-  const pattern = new RegExp(cl100k.pat_str, 'gu');
-  const cache = new Map<string, number>();
-  return {
-    size(text) {
-      let n = 0;
-      for (const m of text.matchAll(pattern)) {
-        const piece = m[0];
-        let c = cache.get(piece);
-        if (c === undefined) {
-          c = enc.encode(piece, [], []).length;
-          if (cache.size > 200_000) cache.clear();
-          cache.set(piece, c);
-        }
-        n += c;
-      }
-      return n;
-    },
-  };
-}
+/** The library's own token sizer, as `chunk({ unit: 'tokens' })` uses it. */
+const tokenSizer = (): Sizer => createTokenSizer('cl100k_base');
 
-/**
- * The same counts again, but a cache miss runs the byte-pair merge on js-tiktoken's own rank table (re-keyed by
- * byte strings once) instead of a whole `encode` call, which builds two regular expressions and two sets per
- * call (~12 µs). Counting only: cutting windows never needs token ids.
- */
-function createCountingSizer(): Sizer {
-  const ranks = byteRanks();
-  const pattern = new RegExp(cl100k.pat_str, 'gu');
-  const cache = new Map<string, number>();
-  const count = (piece: string): number => {
-    // One char per UTF-8 byte, so that substrings are byte ranges.
-    const bytes = Buffer.from(piece, 'utf8').toString('latin1');
-    if (bytes.length < 2 || ranks.has(bytes)) return 1;
-    const cuts: number[] = [];
-    for (let i = 0; i <= bytes.length; i++) cuts.push(i);
-    const rankAt = (i: number): number => (i + 2 < cuts.length ? (ranks.get(bytes.slice(cuts[i], cuts[i + 2])) ?? Infinity) : Infinity);
-    const pairRanks = cuts.map((_, i) => rankAt(i));
-    for (;;) {
-      let best = Infinity;
-      let at = -1;
-      for (let i = 0; i < pairRanks.length - 2; i++) {
-        if ((pairRanks[i] as number) < best) {
-          best = pairRanks[i] as number;
-          at = i;
-        }
-      }
-      if (at < 0) break;
-      cuts.splice(at + 1, 1);
-      pairRanks.splice(at + 1, 1);
-      pairRanks[at] = rankAt(at);
-      if (at > 0) pairRanks[at - 1] = rankAt(at - 1);
-    }
-    return cuts.length - 1;
-  };
-  return {
-    size(text) {
-      let n = 0;
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-        const piece = m[0];
-        let c = cache.get(piece);
-        if (c === undefined) {
-          c = count(piece);
-          if (cache.size > 200_000) cache.clear();
-          cache.set(piece, c);
-        }
-        n += c;
-      }
-      return n;
-    },
-  };
-}
-
-let byteRankTable: Map<string, number> | undefined;
-/** js-tiktoken's ranks keyed by byte strings (one char per byte) instead of comma-joined numbers. */
-function byteRanks(): Map<string, number> {
-  if (byteRankTable) return byteRankTable;
-  byteRankTable = new Map();
-  for (const [key, rank] of (enc as unknown as { rankMap: Map<string, number> }).rankMap) {
-    byteRankTable.set(String.fromCharCode(...key.split(',').map(Number)), rank);
-  }
-  return byteRankTable;
-}
 
 interface Result {
   name: string;
@@ -206,7 +122,7 @@ if (process.env.PROFILE) {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
-  const run = ours(createCountingSizer);
+  const run = ours(tokenSizer);
   for (let k = 0; k < 3; k++) for (const f of files) run(f.text);
   const { profile } = await session.post('Profiler.stop');
   (await import('node:fs')).writeFileSync(process.env.PROFILE, JSON.stringify(profile));
@@ -214,18 +130,17 @@ if (process.env.PROFILE) {
 }
 
 const results = await timeAll([
-  { name: 'chunkstream slidingWindow', note: 'pre-token cache + rank-table count (one cache per run, cold)', make: () => ours(createCountingSizer) },
-  { name: 'chunkstream slidingWindow', note: 'pre-token cache + encode() on a miss (one cache per run, cold)', make: () => ours(createCachedSizer) },
+  { name: 'chunkstream slidingWindow', note: 'the library token sizer (pre-token counts cached per process)', make: () => ours(tokenSizer) },
   { name: 'chunkstream slidingWindow', note: 'plain encode().length sizer', make: () => ours(() => encodeSizer) },
   { name: 'LangChain TokenTextSplitter', note: 'local js-tiktoken cl100k', make: () => (t) => langchain.splitText(t) },
   { name: 'chonkie TokenChunker', note: 'local js-tiktoken cl100k adapter', make: () => async (t) => (await chonkie.chunk(t)).map((c) => c.text) },
 ]);
 
-// The counting sizer must give encode()'s counts, or the comparison would not be fair.
+// The token sizer must give encode()'s counts, or the comparison would not be fair.
 let agree = 0;
 let total = 0;
 for (const f of files) {
-  for (const c of slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: createCountingSizer() })({ id: 'c', text: f.text })) {
+  for (const c of slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: tokenSizer() })({ id: 'c', text: f.text })) {
     total++;
     if (c.size === enc.encode(c.text, [], []).length) agree++;
   }
@@ -234,7 +149,7 @@ for (const f of files) {
 const mb = bytes / 1e6;
 const reference = results.find((r) => r.name.startsWith('LangChain')) as Result;
 console.log(`corpus: ${root}\nfiles: ${files.length}, ${mb.toFixed(2)} MB; window ${SIZE} tokens, overlap ${OVERLAP}; cl100k_base everywhere; best of ${ROUNDS} interleaved rounds\n`);
-console.log(`chunk sizes from the counting sizer equal encode().length for ${agree}/${total} chunks`);
+console.log(`chunk sizes from the token sizer equal encode().length for ${agree}/${total} chunks`);
 console.log('chunkstream never cuts a word: a whitespace-free run longer than 512 tokens stands alone, flagged oversized (max tokens column)\n');
 console.log('| contender | sizer / tokenizer | MB/s | × LangChain | chunks | max tokens |');
 console.log('|---|---|---:|---:|---:|---:|');
@@ -292,7 +207,7 @@ const gc = runInNewContext('gc') as () => void;
 console.log('\nslidingWindowStream over generated text (64 KB writes): live heap stays flat as the input grows\n');
 console.log('| sizer | MB streamed | MB/s | chunks | live heap before (MB) | peak live heap while streaming (MB, after GC) |');
 console.log('|---|---:|---:|---:|---:|---:|');
-await streamRun(8, createCountingSizer(), 'cl100k counting sizer');
-await streamRun(32, createCountingSizer(), 'cl100k counting sizer');
+await streamRun(8, tokenSizer(), 'cl100k token sizer');
+await streamRun(32, tokenSizer(), 'cl100k token sizer');
 await streamRun(32, { size: (t) => t.length }, 'UTF-16 units');
 await streamRun(128, { size: (t) => t.length }, 'UTF-16 units');
