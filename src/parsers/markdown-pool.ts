@@ -19,6 +19,8 @@ import type { MarkdownWorkerReply } from './markdown-worker.js';
 
 /** Most threads `workers: 'auto'` uses: past this, the calling thread (decoding, batching, cloning) is the limit. */
 const AUTO_MAX_THREADS = 4;
+/** Young generation of a pool thread, in MB. */
+const YOUNG_GENERATION_MB = 8;
 /** Idle threads exit after this long, so a finished run leaves no thread behind. */
 const IDLE_TIMEOUT_MS = 2000;
 
@@ -93,7 +95,15 @@ function workerTarget(): { filename: string; execArgv?: string[] } {
 function poolOf(threads: number): Piscina {
   let pool = pools.get(threads);
   if (pool === undefined) {
-    pool = new Piscina({ ...workerTarget(), minThreads: 0, maxThreads: threads, idleTimeout: IDLE_TIMEOUT_MS });
+    pool = new Piscina({
+      ...workerTarget(),
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      // Parsing makes much short-lived garbage; a smaller young generation than the default measured about 30 MB
+      // less peak RSS per thread at the same speed. The old generation is left alone: capping it made GC thrash.
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     pools.set(threads, pool);
     stats.pools++;
   }
