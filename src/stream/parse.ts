@@ -159,6 +159,8 @@ class ParseTransform extends Transform {
     this.#dispatch(batches.slice(i), final).then(
       () => callback(),
       (error: unknown) => {
+        // Batches still in flight settle on their own; nothing of them is pushed after the error.
+        this.#pending = [];
         this.#release();
         callback(toChunkError(error));
       },
@@ -170,6 +172,8 @@ class ParseTransform extends Transform {
     const window = IN_FLIGHT_PER_THREAD * lease.threads;
     for (const batch of batches) {
       while (this.#pending.length >= window) await this.#emitHead();
+      // Destroyed while waiting (aborted, or the consumer went away): submit nothing more.
+      if (this.destroyed) return;
       this.#submit(lease, batch);
     }
     if (final) {

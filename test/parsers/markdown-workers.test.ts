@@ -174,6 +174,28 @@ describe('parse({ workers })', () => {
     expect(markdownPoolStats().leases).toBe(0);
   });
 
+  it('rejects an invalid workers option', () => {
+    expect(() => parse({ workers: -1 })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'workers' }));
+    expect(() => parse({ workers: 1.5 })).toThrow(/workers: must be an integer between 0 and 64, got 1.5/);
+    expect(() => parse({ workers: 'many' as never })).toThrow(/workers/);
+  });
+
+  it('stops submitting when the stream is destroyed mid-way, and releases the pool', async () => {
+    const text = readFileSync(join(SAMPLES, 'guide.md'), 'utf8').repeat(100);
+    const controller = new AbortController();
+    const stream = parse({ workers: 1, batchSize: 1024, signal: controller.signal });
+    const errors: unknown[] = [];
+    stream.on('error', (e) => errors.push(e));
+    stream.once('data', () => controller.abort());
+    Readable.from(pieces(Buffer.from(text), 13, 4000)).pipe(stream);
+    await waitFor(() => stream.destroyed);
+    await waitFor(() => markdownPoolStats().inFlight === 0);
+    const submitted = markdownPoolStats().submitted;
+    expect(errors.map((e) => (e as Error).name)).toEqual(['AbortError']);
+    expect(markdownPoolStats().leases).toBe(0);
+    expect(submitted).toBeLessThan(text.length / 1024 / 2);
+  });
+
   it('turns a failure inside a worker into a ChunkError', async () => {
     const lease = acquireMarkdownPool(1);
     const bogus = { text: 42, offset: 0, line: 1, forced: false } as unknown as Parameters<typeof lease.parse>[0];
