@@ -21,7 +21,8 @@ const PDF_MAGIC = '%PDF-';
 
 /**
  * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, about four default batches)
- * has been batched: below it, starting threads and loading remark in them costs more than it saves.
+ * has been batched; an input that ends before is parsed inline: starting threads and loading remark in them
+ * costs more than it saves.
  */
 const AUTO_POOL_AFTER = 256 * 1024;
 /** Batches in flight per pool thread: enough to keep every thread busy while the calling thread emits results. */
@@ -63,7 +64,9 @@ class ParseTransform extends Transform {
   readonly #threads: number;
   /** True once batches go to the pool; they keep going there so that blocks come out in order. */
   #parallel = false;
+  /** With `workers: 'auto'`: text batched so far, and the batches held until the choice is made. */
   #batched = 0;
+  #undecided: MarkdownBatch[] = [];
   #lease: MarkdownPoolLease | null = null;
   /** Batches in flight on the pool, oldest first; their blocks are pushed in this order. */
   #pending: PendingBatch[] = [];
@@ -141,22 +144,29 @@ class ParseTransform extends Transform {
    * back instead of letting batches pile up).
    */
   #markdown(batches: MarkdownBatch[], final: boolean, callback: TransformCallback): void {
-    let i = 0;
-    for (; i < batches.length && !this.#parallel; i++) {
-      const batch = batches[i] as MarkdownBatch;
-      this.#batched += batch.text.length;
-      if (this.#threads > 0 && (this.#config.workers !== 'auto' || this.#batched > AUTO_POOL_AFTER)) {
+    if (!this.#parallel && this.#threads > 0) {
+      if (this.#config.workers !== 'auto') {
         this.#parallel = true;
-        break;
+      } else {
+        // Held back (a bounded amount) until it is clear whether the input is large enough for the pool: parsing
+        // the first batches inline would grow this thread's heap for nothing once the pool takes over.
+        for (const batch of batches) this.#batched += batch.text.length;
+        this.#undecided.push(...batches);
+        if (this.#batched <= AUTO_POOL_AFTER && !final) {
+          callback();
+          return;
+        }
+        this.#parallel = this.#batched > AUTO_POOL_AFTER;
+        batches = this.#undecided;
+        this.#undecided = [];
       }
-      this.#pushAll(parseBatch(batch));
     }
-    if (i === batches.length && this.#pending.length === 0) {
-      if (final) this.#release();
+    if (!this.#parallel) {
+      for (const batch of batches) this.#pushAll(parseBatch(batch));
       callback();
       return;
     }
-    this.#dispatch(batches.slice(i), final).then(
+    this.#dispatch(batches, final).then(
       () => callback(),
       (error: unknown) => {
         // Batches still in flight settle on their own; nothing of them is pushed after the error.
