@@ -154,6 +154,7 @@ function startsFreshBlock(text: string, start: number): boolean {
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,}|\${2,})([^\r\n]*)/;
+const ITEM_FENCE = /^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})([^\r\n]*)/;
 const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i;
 const HTML_TYPE_6 =
   /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
@@ -199,10 +200,15 @@ function createLineState() {
         if (text.slice(start, end).toLowerCase().includes(htmlEnd)) htmlEnd = null;
         return;
       }
-      // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct.
+      // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
+      // item whose first line is a fence.
       let i = start;
       while (i < start + 3 && text.charCodeAt(i) === 32) i++;
       const c = text.charCodeAt(i);
+      if (c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57) || c === 32 || c === 9) {
+        openItemFence(text.slice(start, end));
+        return;
+      }
       if (c !== 96 && c !== 126 && c !== 36 && c !== 60) return;
       const line = text.slice(start, end);
       if (c === 60) {
@@ -221,6 +227,20 @@ function createLineState() {
       fence = { close: new RegExp(`^ {0,3}${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), length: marker.length };
     },
   };
+
+  /**
+   * A fence opened on a list item's marker line (`- ```js`) is closed by a fence line indented to the item's
+   * content, at any depth: without tracking it, that closing line would look like an opening fence.
+   */
+  function openItemFence(line: string): void {
+    if (htmlUntilBlank) return;
+    const m = ITEM_FENCE.exec(line);
+    if (m === null) return;
+    const marker = m[1] as string;
+    if (marker[0] === '`' && (m[2] as string).includes('`')) return;
+    const escaped = marker[0] === '`' ? '`' : '~';
+    fence = { close: new RegExp(`^[ \\t]*${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), length: marker.length };
+  }
 
   function openHtml(line: string): void {
     const lower = line.toLowerCase();

@@ -1,6 +1,12 @@
 /**
  * Maps the top-level nodes of an mdast tree (one parsed batch) to `Block`s whose offsets and lines point into the
  * whole document.
+ *
+ * The tree may come from a full parse, or from a block-level parse (micromark's inline constructs disabled), which
+ * is about twice as fast and gives the same block structure. Only a few block fields depend on inline parsing:
+ * heading titles (emphasis, code spans, escapes, references are markup), images and inline math in `features`,
+ * and code info strings (escapes and character references are decoded). `blocksFromBlockTree` finds the blocks
+ * where these can differ and parses just those again, with inline constructs, in one small document.
  */
 import type { Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -23,12 +29,12 @@ const KIND_OF: Record<string, BlockKind> = {
   footnoteDefinition: 'definition',
 };
 
-/** Maps every top-level node of `tree` (parsed from `batch.text`) to a block. */
+/** Maps every top-level node of `tree` (parsed from `batch.text` with inline constructs on) to a block. */
 export function blocksFromTree(tree: Root, batch: MarkdownBatch): Block[] {
   const blocks: Block[] = [];
   let previousEnd = 0;
   for (const node of tree.children) {
-    const block = toBlock(node, batch, previousEnd);
+    const block = toBlock(node, batch, node, previousEnd);
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -37,7 +43,110 @@ export function blocksFromTree(tree: Root, batch: MarkdownBatch): Block[] {
   return blocks;
 }
 
-function toBlock(node: RootContent, batch: MarkdownBatch, previousEnd: number): Block | null {
+/** Parses a standalone Markdown document with every construct on (the parser `blocksFromBlockTree` re-parses with). */
+export type FullParser = (text: string) => Root;
+
+/**
+ * Maps the top-level nodes of a block-level `tree` (parsed from `batch.text` with inline constructs off) to the
+ * blocks a full parse of the batch gives. Returns null when the small document of re-parsed blocks does not
+ * reproduce them exactly (an unclosed construct swallowing the separators, say); the caller then parses the
+ * batch in full.
+ */
+export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Block[] | null {
+  const inline = inlineNodes(tree, batch, parseFull);
+  if (inline === null) return null;
+  const blocks: Block[] = [];
+  let previousEnd = 0;
+  tree.children.forEach((node, i) => {
+    const block = toBlock(node, batch, inline.get(i) ?? node, previousEnd);
+    if (block !== null) {
+      blocks.push(block);
+      previousEnd = block.end - batch.offset;
+    }
+  });
+  return blocks;
+}
+
+/** The separator between re-parsed blocks: a blank line ends paragraphs, a thematic break ends lists and quotes. */
+const SEPARATOR = '\n\n***\n\n';
+
+/**
+ * Parses, with inline constructs, the top-level blocks whose inline content matters, in one small document; the
+ * batch's definitions are appended, since they decide whether `[x]` is a reference. Returns each such block's
+ * fully parsed node by its index in `tree.children`, or null when the small document does not reproduce them.
+ */
+function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Map<number, RootContent> | null {
+  const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
+  let doc = '';
+  let brackets = false;
+  tree.children.forEach((node, index) => {
+    if (!needsInline(node)) return;
+    const from = node.position?.start.offset;
+    const to = node.position?.end.offset;
+    if (from === undefined || to === undefined) return;
+    // Start at the beginning of the line so that indentation (tabs, list item columns) stays what it was.
+    let lineStart = from;
+    while (lineStart > 0 && (batch.text.charCodeAt(lineStart - 1) === 32 || batch.text.charCodeAt(lineStart - 1) === 9)) lineStart--;
+    const source = batch.text.slice(lineStart, to);
+    if (!brackets && source.includes('[')) brackets = true;
+    wanted.push({ index, node, at: doc.length + (from - lineStart), length: to - from });
+    doc += source + SEPARATOR;
+  });
+  const out = new Map<number, RootContent>();
+  if (wanted.length === 0) return out;
+  if (brackets) doc += definitionsOf(tree);
+  const children = parseFull(doc).children;
+  for (let k = 0; k < wanted.length; k++) {
+    const w = wanted[k] as (typeof wanted)[number];
+    const full = children[2 * k];
+    const pos = full?.position;
+    if (full === undefined || full.type !== w.node.type || pos?.start.offset !== w.at || pos.end.offset !== w.at + w.length) return null;
+    out.set(w.index, full);
+  }
+  return out;
+}
+
+/** Stand-ins for every link and footnote definition of `tree`: only their labels matter to inline parsing. */
+function definitionsOf(tree: Root): string {
+  let out = '';
+  const visit = (n: Nodes): void => {
+    if (n.type === 'definition') out += `[${n.label ?? n.identifier}]: x\n\n`;
+    else if (n.type === 'footnoteDefinition') out += `[^${n.label ?? n.identifier}]: x\n\n`;
+    if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes);
+  };
+  visit(tree);
+  return out;
+}
+
+/** Markup a heading title may hold: with none of these, the title is the same text with or without inline parsing. */
+const TITLE_MARKUP = /[\\`*_[\]<>&!~$]/;
+/** What may start an image (`![`, `<img`) or inline math (`$`) in a text. */
+const INLINE_FEATURE = /!\[|<img|\$/i;
+/** What an info string decodes (backslash escapes, character references). */
+const INFO_ESCAPE = /[\\&]/;
+
+/** True when a block-level node may map to a different block than its fully parsed self. */
+function needsInline(node: RootContent): boolean {
+  if (node.type === 'heading' && TITLE_MARKUP.test(toString(node))) return true;
+  const visit = (n: Nodes): boolean => {
+    switch (n.type) {
+      case 'text':
+        return INLINE_FEATURE.test(n.value);
+      case 'code':
+        return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
+      default:
+        if ('children' in n) for (const child of (n as Parent).children) if (visit(child as Nodes)) return true;
+        return false;
+    }
+  };
+  return visit(node);
+}
+
+/**
+ * Maps one top-level node to a block: positions and structure from `node`, inline-dependent fields (title, info
+ * string, features) from `inline`, the same node fully parsed (or `node` itself when it was).
+ */
+function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number): Block | null {
   const pos = node.position;
   if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
   let from = pos.start.offset;
@@ -58,13 +167,15 @@ function toBlock(node: RootContent, batch: MarkdownBatch, previousEnd: number): 
     startLine: startLine + batch.line - 1,
     endLine: pos.end.line + batch.line - 1,
   };
-  const features = featuresOf(node);
+  const features = featuresOf(inline);
   if (features !== undefined) Object.assign(base, { features });
   switch (node.type) {
     case 'heading':
-      return { kind: 'heading', ...base, depth: node.depth, title: toString(node).trim() };
-    case 'code':
-      return { kind: 'code', ...base, lang: node.lang ?? null, meta: node.meta ?? null, fence: fenceOf(base.text) };
+      return { kind: 'heading', ...base, depth: node.depth, title: toString(inline).trim() };
+    case 'code': {
+      const code = inline.type === 'code' ? inline : node;
+      return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };
+    }
     case 'table':
       return { kind: 'table', ...base, ...tableRows(node, batch.text, shift) };
     case 'list':

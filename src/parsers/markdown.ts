@@ -1,8 +1,10 @@
 /**
  * The Markdown parser core: UTF-8 decoding, batching at safe blank lines, remark on each batch, blocks with
- * document offsets. `parseMarkdown` runs it over one string; `parse()` runs the same core as a stream.
+ * document offsets. `parseMarkdown` runs it over one string; `parse()` runs the same core as a stream, and can
+ * hand the batches to worker threads (the decoder and batcher stay on the calling thread, so cut points never
+ * depend on how the work is spread).
  */
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
@@ -12,30 +14,81 @@ import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../c
 import type { Core } from '../core/core.js';
 import { createUtf8Decoder } from '../core/utf8-decoder.js';
 import { createMarkdownBatcher, type MarkdownBatch } from '../core/markdown-batcher.js';
-import { blocksFromTree } from '../core/markdown-blocks.js';
+import { blocksFromBlockTree, blocksFromTree } from '../core/markdown-blocks.js';
 import type { Block } from '../types.js';
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath).freeze();
+/**
+ * How a batch is parsed. `block` (the default) parses block structure only and re-parses in full just the blocks
+ * whose inline content shows in the output; `full` runs every inline construct over the whole batch. Both give
+ * the same blocks; `full` is kept as the reference the block-level parse is tested against.
+ */
+export type MarkdownParseMode = 'block' | 'full';
+
+/**
+ * micromark's inline constructs, by name. Block structure never depends on them, and they cost about half of
+ * the parse time.
+ */
+const INLINE_CONSTRUCTS = [
+  'attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText',
+  'labelEnd', 'labelStartImage', 'labelStartLink',
+  // From the extensions: GFM autolink literals, strikethrough, footnote calls and task list checks; inline math.
+  'wwwAutolink', 'protocolAutolink', 'emailAutolink', 'strikethrough', 'gfmFootnoteCall', 'gfmPotentialFootnoteCall',
+  'tasklistCheck', 'mathText',
+];
+
+type MarkdownExtension = { transforms?: unknown[] } | MarkdownExtension[];
+
+/** A remark plugin that turns the inline constructs off, and the tree transforms that only look at inline text. */
+function blockLevelOnly(this: Processor): void {
+  const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: MarkdownExtension[] };
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE_CONSTRUCTS } }];
+  // The GFM autolink-literal transform searches every text node for URLs; links are not part of a block.
+  const drop = (e: MarkdownExtension): MarkdownExtension => (Array.isArray(e) ? e.map(drop) : { ...e, transforms: [] });
+  data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map(drop);
+}
+
+const fullProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath).freeze();
+const blockProcessor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkFrontmatter, ['yaml'])
+  .use(remarkMath)
+  .use(blockLevelOnly)
+  .freeze();
+
+const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 
 /** Parses one batch with remark and maps its top-level nodes to blocks. */
-export function parseBatch(batch: MarkdownBatch): Block[] {
-  const tree = processor.parse(batch.text) as Root;
-  return blocksFromTree(tree, batch);
+export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'block'): Block[] {
+  if (mode === 'block') {
+    const blocks = blocksFromBlockTree(blockProcessor.parse(batch.text) as Root, batch, parseFull);
+    if (blocks !== null) return blocks;
+  }
+  return blocksFromTree(parseFull(batch.text), batch);
+}
+
+/** Creates the front half of the Markdown core: bytes or strings in, batches cut at safe blank lines out. */
+export function createMarkdownBatchCore(config: ParseConfig): Core<string | Uint8Array, MarkdownBatch> {
+  const decoder = createUtf8Decoder({ fatal: config.fatal });
+  const batcher = createMarkdownBatcher(config);
+  return {
+    write: (input) => batcher.write(decoder.write(input)),
+    end: () => [...batcher.write(decoder.end()), ...batcher.end()],
+  };
 }
 
 /** Creates the Markdown core: bytes or strings in, blocks out, in bounded memory. */
-export function createMarkdownCore(config: ParseConfig): Core<string | Uint8Array, Block> {
-  const decoder = createUtf8Decoder({ fatal: config.fatal });
-  const batcher = createMarkdownBatcher(config);
+export function createMarkdownCore(config: ParseConfig, mode: MarkdownParseMode = 'block'): Core<string | Uint8Array, Block> {
+  const batches = createMarkdownBatchCore(config);
   const gaps = createGapTracker();
-  const parseAll = (batches: MarkdownBatch[]): Block[] => {
-    if (batches.length === 0) return [];
-    if (batches.length === 1) return gaps.fill(batches[0] as MarkdownBatch, parseBatch(batches[0] as MarkdownBatch));
-    return batches.flatMap((batch) => gaps.fill(batch, parseBatch(batch)));
+  const parseAll = (list: MarkdownBatch[]): Block[] => {
+    if (list.length === 0) return [];
+    if (list.length === 1) return gaps.fill(list[0] as MarkdownBatch, parseBatch(list[0] as MarkdownBatch, mode));
+    return list.flatMap((batch) => gaps.fill(batch, parseBatch(batch, mode)));
   };
   return {
-    write: (input) => parseAll(batcher.write(decoder.write(input))),
-    end: () => parseAll([...batcher.write(decoder.end()), ...batcher.end()]),
+    write: (input) => parseAll(batches.write(input)),
+    end: () => parseAll(batches.end()),
   };
 }
 
@@ -43,7 +96,7 @@ export function createMarkdownCore(config: ParseConfig): Core<string | Uint8Arra
  * Sets `gapBefore` on each block: the whitespace since the previous block, carried across batches (the tail of
  * one batch after its last block belongs to the first block of a later batch).
  */
-function createGapTracker() {
+export function createGapTracker() {
   let carried = '';
   return {
     fill(batch: MarkdownBatch, blocks: Block[]): Block[] {
@@ -66,6 +119,11 @@ function createGapTracker() {
  * same text, whatever the write sizes.
  */
 export function parseMarkdown(text: string | Uint8Array, options?: ParseOptions): Block[] {
-  const core = createMarkdownCore(normalizeParseOptions({ ...options, format: 'markdown' }));
+  return parseMarkdownWith('block', text, options);
+}
+
+/** `parseMarkdown` with the parse mode chosen: `full` is the reference the block-level default is tested against. */
+export function parseMarkdownWith(mode: MarkdownParseMode, text: string | Uint8Array, options?: ParseOptions): Block[] {
+  const core = createMarkdownCore(normalizeParseOptions({ ...options, format: 'markdown' }), mode);
   return [...core.write(text), ...core.end()];
 }

@@ -1,13 +1,16 @@
 /**
- * `parse()`: bytes in, typed blocks out. Markdown is parsed as it arrives, in bounded batches. Formats that need
- * the whole input first (PDF needs random access) are buffered up to their cap and read at the end, page by page,
- * with the consumer's backpressure respected.
+ * `parse()`: bytes in, typed blocks out. Markdown is parsed as it arrives, in bounded batches, inline or on a
+ * shared pool of worker threads (`workers`). Formats that need the whole input first (PDF needs random access)
+ * are buffered up to their cap and read at the end, page by page, with the consumer's backpressure respected.
  */
+import { availableParallelism } from 'node:os';
 import { Transform, type TransformCallback } from 'node:stream';
 import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOptions } from '../config.js';
 import type { Core } from '../core/core.js';
 import { ChunkError, toChunkError } from '../errors.js';
-import { createMarkdownCore } from '../parsers/markdown.js';
+import type { MarkdownBatch } from '../core/markdown-batcher.js';
+import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown.js';
+import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown-pool.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
 
@@ -17,6 +20,25 @@ export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (
 const PDF_MAGIC = '%PDF-';
 /** How much of the input `detectFormat` looks at. */
 const DETECT_BYTES = 1024;
+
+/**
+ * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, about four default batches)
+ * has been batched; an input that ends before is parsed inline: starting threads and loading remark in them
+ * costs more than it saves.
+ */
+const AUTO_POOL_AFTER = 256 * 1024;
+/** Batches in flight per pool thread: enough to keep every thread busy while the calling thread emits results. */
+const IN_FLIGHT_PER_THREAD = 2;
+
+/** A batch handed to the pool, in submission order. */
+interface PendingBatch {
+  /** Resolves (never rejects) once the batch is settled. */
+  done: Promise<void>;
+  settled: boolean;
+  batch: MarkdownBatch;
+  blocks: Block[];
+  error: unknown;
+}
 
 /** Guesses the format from the first bytes: PDF when they are `%PDF-`, Markdown otherwise. */
 export function detectFormat(head: Uint8Array | string): Exclude<InputFormat, 'auto'> {
@@ -39,7 +61,20 @@ async function deferredReader(format: 'pdf' | 'transcript'): Promise<DeferredRea
 class ParseTransform extends Transform {
   readonly #config: ParseConfig;
   #format: InputFormat;
-  #core: Core<string | Uint8Array, Block> | null = null;
+  /** Decoder and batcher of a Markdown input: they stay on this thread, so cut points never depend on workers. */
+  #core: Core<string | Uint8Array, MarkdownBatch> | null = null;
+  /** Threads to parse Markdown batches on; 0 parses inline. */
+  readonly #threads: number;
+  /** True once batches go to the pool; they keep going there so that blocks come out in order. */
+  #parallel = false;
+  /** With `workers: 'auto'`: text batched so far, and the batches held until the choice is made. */
+  #batched = 0;
+  #undecided: MarkdownBatch[] = [];
+  #lease: MarkdownPoolLease | null = null;
+  /** Batches in flight on the pool, oldest first; their blocks are pushed in this order. */
+  #pending: PendingBatch[] = [];
+  /** Whitespace since the last block, carried across batches (blocks carry it as `gapBefore`). */
+  readonly #gaps = createGapTracker();
   /** Bytes of a deferred format (or of the first write, before the format is known). */
   #held: Uint8Array[] = [];
   #heldBytes = 0;
@@ -49,6 +84,9 @@ class ParseTransform extends Transform {
     super({ writableObjectMode: true, readableObjectMode: true });
     this.#config = config;
     this.#format = config.format;
+    const workers = config.workers;
+    // One core is the calling thread's: with a single core, threads would only take turns with it.
+    this.#threads = workers === 'auto' ? (availableParallelism() > 1 ? autoWorkerCount() : 0) : workers;
   }
 
   override _read(size: number): void {
@@ -69,13 +107,12 @@ class ParseTransform extends Transform {
         if (this.#core === null) return callback();
         const held = this.#held;
         this.#held = [];
-        for (const piece of held) this.#pushAll(this.#core.write(piece));
-        return callback();
+        const core = this.#core;
+        return this.#markdown(held.flatMap((piece) => core.write(piece)), false, callback);
       }
       if (this.#format === 'markdown') {
-        this.#core ??= createMarkdownCore(this.#config);
-        this.#pushAll(this.#core.write(input));
-        return callback();
+        this.#core ??= createMarkdownBatchCore(this.#config);
+        return this.#markdown(this.#core.write(input), false, callback);
       }
       this.#hold(input);
       callback();
@@ -88,16 +125,119 @@ class ParseTransform extends Transform {
     try {
       if (this.#format === 'auto') this.#decide();
       if (this.#format === 'markdown') {
-        this.#core ??= createMarkdownCore(this.#config);
-        for (const piece of this.#held) this.#pushAll(this.#core.write(piece));
+        const core = (this.#core ??= createMarkdownBatchCore(this.#config));
+        const batches = this.#held.flatMap((piece) => core.write(piece));
         this.#held = [];
-        this.#pushAll(this.#core.end());
-        return callback();
+        batches.push(...core.end());
+        return this.#markdown(batches, true, callback);
       }
     } catch (error) {
       return callback(toChunkError(error));
     }
     this.#readDeferred(this.#format as 'pdf' | 'transcript').then(() => callback(), (error) => callback(toChunkError(error)));
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#release();
+    callback(error);
+  }
+
+  /**
+   * Parses Markdown batches and pushes their blocks in document order; with `final`, waits for every batch in
+   * flight. Calls `callback` once: at once when all was parsed inline, else when the pool has room for the next
+   * write (at most `IN_FLIGHT_PER_THREAD` batches per thread are in flight, so a slow consumer holds the writer
+   * back instead of letting batches pile up).
+   */
+  #markdown(batches: MarkdownBatch[], final: boolean, callback: TransformCallback): void {
+    if (!this.#parallel && this.#threads > 0) {
+      if (this.#config.workers !== 'auto') {
+        this.#parallel = true;
+      } else {
+        // Held back (a bounded amount) until it is clear whether the input is large enough for the pool: parsing
+        // the first batches inline would grow this thread's heap for nothing once the pool takes over.
+        for (const batch of batches) this.#batched += batch.text.length;
+        this.#undecided.push(...batches);
+        if (this.#batched <= AUTO_POOL_AFTER && !final) {
+          callback();
+          return;
+        }
+        this.#parallel = this.#batched > AUTO_POOL_AFTER;
+        batches = this.#undecided;
+        this.#undecided = [];
+      }
+    }
+    if (!this.#parallel) {
+      for (const batch of batches) this.#pushAll(this.#gaps.fill(batch, parseBatch(batch)));
+      callback();
+      return;
+    }
+    this.#dispatch(batches, final).then(
+      () => callback(),
+      (error: unknown) => {
+        // Batches still in flight settle on their own; nothing of them is pushed after the error.
+        this.#pending = [];
+        this.#release();
+        callback(toChunkError(error));
+      },
+    );
+  }
+
+  async #dispatch(batches: MarkdownBatch[], final: boolean): Promise<void> {
+    const lease = (this.#lease ??= acquireMarkdownPool(this.#threads));
+    const window = IN_FLIGHT_PER_THREAD * lease.threads;
+    for (const batch of batches) {
+      while (this.#pending.length >= window) await this.#emitHead();
+      // Destroyed while waiting (aborted, or the consumer went away): submit nothing more.
+      if (this.destroyed) return;
+      this.#submit(lease, batch);
+    }
+    if (final) {
+      while (this.#pending.length > 0) await this.#emitHead();
+      this.#release();
+    } else {
+      this.#emitSettled(true);
+    }
+  }
+
+  #submit(lease: MarkdownPoolLease, batch: MarkdownBatch): void {
+    const pending: PendingBatch = { batch, done: Promise.resolve(), settled: false, blocks: [], error: undefined };
+    this.#pending.push(pending);
+    pending.done = lease.parse(batch).then(
+      (blocks) => {
+        pending.blocks = blocks;
+        pending.settled = true;
+        // Results are pushed as soon as they are next in line, not only when the writer writes again.
+        this.#emitSettled(false);
+      },
+      (error: unknown) => {
+        pending.error = error;
+        pending.settled = true;
+      },
+    );
+  }
+
+  /** Pushes the blocks of the settled batches at the head of the line; a failed one throws when `raise` is set. */
+  #emitSettled(raise: boolean): void {
+    for (let head = this.#pending[0]; head?.settled; head = this.#pending[0]) {
+      if (head.error !== undefined) {
+        if (!raise) return;
+        this.#pending.shift();
+        throw head.error;
+      }
+      this.#pending.shift();
+      this.#pushAll(this.#gaps.fill(head.batch, head.blocks));
+    }
+  }
+
+  /** Waits for the oldest batch in flight and pushes its blocks (and those of any settled batch behind it). */
+  async #emitHead(): Promise<void> {
+    await (this.#pending[0] as PendingBatch).done;
+    this.#emitSettled(true);
+  }
+
+  #release(): void {
+    this.#lease?.release();
+    this.#lease = null;
   }
 
   async #readDeferred(format: 'pdf' | 'transcript'): Promise<void> {
@@ -131,10 +271,11 @@ class ParseTransform extends Transform {
   #decide(): void {
     if (this.#format !== 'auto') return;
     this.#format = detectFormat(Buffer.concat(this.#held));
-    if (this.#format === 'markdown') this.#core = createMarkdownCore(this.#config);
+    if (this.#format === 'markdown') this.#core = createMarkdownBatchCore(this.#config);
   }
 
   #pushAll(blocks: Block[]): void {
+    if (this.destroyed) return;
     for (const block of blocks) this.push(block);
   }
 }

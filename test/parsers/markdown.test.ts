@@ -122,6 +122,14 @@ describe('parseMarkdown', () => {
     );
   });
 
+  it('tracks a fence opened on a list item marker line, so its indented closing line is not taken for an opener', () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} with some words to fill the batch.`).join('\n\n');
+    const text = `- \`\`\`\n  code in item\n  \`\`\`\n\n${filler}\n\n\`\`\`\nlet a;\n\nNot a paragraph\n\nlet b;\n\`\`\`\n\nafter\n`;
+    const small = parseMarkdown(text, { batchSize: 64 });
+    expect(small).toEqual(parseMarkdown(text, { batchSize: 1 << 20 }));
+    expect(small.filter((b) => b.kind === 'code')).toHaveLength(1);
+  });
+
   it('cuts batches only where the whole-document parse has a block boundary', () => {
     const loose = Array.from({ length: 60 }, (_, i) => `- item ${i}\n\n  continued ${i}\n`).join('\n');
     const fence = '```\n' + Array.from({ length: 80 }, (_, i) => `code ${i}\n`).join('\n') + '```\n';

@@ -1,0 +1,82 @@
+/**
+ * One parse measurement, run by `bench/parse.ts` in its own process against the built `dist/`:
+ * `node bench/support/parse-child.mjs <configuration> <file>`. Prints one JSON line (see `Measurement`).
+ */
+import { createReadStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import { normalizeParseOptions, parse } from '../../dist/index.js';
+import { createMarkdownBatchCore } from '../../dist/parsers/markdown.js';
+
+const [config, path] = process.argv.slice(2);
+
+/** The inline constructs the block-level peer disables (as `src/parsers/markdown.ts` does). */
+const INLINE = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
+
+/** Bare remark on the batches chunkstream cuts, streamed from disk; trees are dropped at once. */
+async function bareRemark(blockLevel) {
+  let processor = unified().use(remarkParse).use(remarkGfm);
+  if (blockLevel) {
+    processor = processor.use(function () {
+      const data = this.data();
+      data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE } }];
+    });
+  }
+  const frozen = processor.freeze();
+  const batches = createMarkdownBatchCore(normalizeParseOptions({ format: 'markdown' }));
+  let bytes = 0;
+  let items = 0;
+  for await (const piece of createReadStream(path)) {
+    bytes += piece.length;
+    for (const batch of batches.write(piece)) {
+      frozen.parse(batch.text);
+      items++;
+    }
+  }
+  for (const batch of batches.end()) {
+    frozen.parse(batch.text);
+    items++;
+  }
+  return { bytes, items };
+}
+
+/** The chunkstream parse() stream into a sink that counts blocks. */
+async function stream(workers) {
+  let bytes = 0;
+  let items = 0;
+  const source = createReadStream(path).on('data', (d) => (bytes += d.length));
+  const sink = new Writable({
+    objectMode: true,
+    write(_block, _encoding, callback) {
+      items++;
+      callback();
+    },
+  });
+  await pipeline(source, parse({ workers }), sink);
+  return { bytes, items };
+}
+
+const run = {
+  'remark full': () => bareRemark(false),
+  'remark block-level': () => bareRemark(true),
+  'parse() workers: 0': () => stream(0),
+  'parse() default': () => stream('auto'),
+  'parse() workers: 2': () => stream(2),
+}[config];
+if (run === undefined) throw new Error(`unknown configuration ${config}`);
+
+const started = performance.now();
+const cpu = process.cpuUsage();
+const { bytes, items } = await run();
+const used = process.cpuUsage(cpu);
+const report = {
+  bytes,
+  seconds: (performance.now() - started) / 1000,
+  cpuSeconds: (used.user + used.system) / 1e6,
+  peakRssMb: process.resourceUsage().maxRSS / 1024,
+  items,
+};
+process.stdout.write(`${JSON.stringify(report)}\n`);

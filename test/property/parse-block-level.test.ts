@@ -1,0 +1,134 @@
+/**
+ * Block-level parsing (inline constructs off, inline-dependent blocks re-parsed) must give exactly the blocks of a
+ * full parse: kinds, offsets, lines, titles, table rows, list items, code info strings and features.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseMarkdownWith } from '../../src/parsers/markdown.js';
+import type { Block } from '../../src/types.js';
+import { corpusFiles, fcParams } from '../support/property.js';
+
+/** Every corpus document: the files themselves, and each example of the spec JSON files. */
+function corpusDocuments(): { name: string; text: string }[] {
+  const docs: { name: string; text: string }[] = [];
+  for (const file of corpusFiles('md', ['.md', '.txt', '.json'])) {
+    const text = readFileSync(file, 'utf8');
+    if (!file.endsWith('.json')) {
+      docs.push({ name: file, text });
+      continue;
+    }
+    (JSON.parse(text) as { markdown: string }[]).forEach((example, i) => docs.push({ name: `${basename(file)}#${i}`, text: example.markdown }));
+  }
+  return docs;
+}
+
+function expectSameBlocks(text: string, options: { batchSize?: number } = {}): Block[] {
+  const full = parseMarkdownWith('full', text, options);
+  expect(parseMarkdownWith('block', text, options)).toEqual(full);
+  return full;
+}
+
+describe('block-level parse = full parse', () => {
+  const docs = corpusDocuments();
+
+  it.skipIf(docs.length === 0)('on every corpus document and spec example', () => {
+    let titlesWithMarkup = 0;
+    let images = 0;
+    for (const { name, text } of docs) {
+      let blocks: Block[];
+      try {
+        blocks = expectSameBlocks(text);
+      } catch (error) {
+        throw new Error(`${name}: ${(error as Error).message}`);
+      }
+      for (const b of blocks) {
+        if (b.kind === 'heading' && b.title !== b.text.replace(/^ {0,3}#+\s*|\s*#*\s*$/g, '')) titlesWithMarkup++;
+        images += b.features?.images?.length ?? 0;
+      }
+    }
+    // The corpus exercises what block-level parsing has to re-parse.
+    expect(titlesWithMarkup).toBeGreaterThan(50);
+    expect(images).toBeGreaterThan(20);
+  });
+
+  it.skipIf(docs.length === 0)('on the larger corpus files cut into small batches', () => {
+    for (const { name, text } of docs.filter((d) => d.text.length > 20_000)) {
+      try {
+        expectSameBlocks(text, { batchSize: 2048 });
+      } catch (error) {
+        throw new Error(`${name}: ${(error as Error).message}`);
+      }
+    }
+  });
+
+  it('keeps inline-dependent fields: titles, images, math, info strings, references', () => {
+    const text = [
+      '# Title with *emphasis*, `code` and [a link][ref]',
+      '',
+      '## [^1] note &amp; \\*stars\\*',
+      '',
+      'Text ![alt](img.png) and <img src="x.png"> and $x^2$.',
+      '',
+      '```js\\_x &lt;meta&gt;',
+      'code',
+      '```',
+      '',
+      '- item with ![i](a.png)',
+      '  ```py&#32;x',
+      '  y',
+      '  ```',
+      '',
+      '| a | b |',
+      '| - | - |',
+      '| $m$ | ![t](t.png) |',
+      '',
+      '[ref]: /url',
+      '[^1]: A footnote.',
+    ].join('\n');
+    const blocks = expectSameBlocks(text);
+    const [h1, h2, p, code, list, table] = blocks as [Block, Block, Block, Block, Block, Block];
+    expect(h1).toMatchObject({ kind: 'heading', title: 'Title with emphasis, code and a link' });
+    expect(h2).toMatchObject({ kind: 'heading', title: 'note & *stars*' });
+    expect(p.features).toEqual({ images: ['img.png', 'x.png'], math: true });
+    expect(code).toMatchObject({ kind: 'code', lang: 'js_x', meta: '<meta>' });
+    expect(list.features).toEqual({ images: ['a.png'], codeLangs: ['py x'] });
+    expect(table.features).toEqual({ images: ['t.png'], math: true });
+  });
+
+  it('falls back to a full parse when the re-parsed blocks run into each other', () => {
+    // An unclosed fence runs to the end of the batch and would swallow what the small document puts after it.
+    expectSameBlocks('# A *b*\n\n```a\\_b\ncode\n\n# not a heading');
+    expectSameBlocks('<img src="a.png">\n\n- x ![y](z)\n\n<!-- open comment\n\n# *t*');
+  });
+
+  it('on generated Markdown, in any batch size', () => {
+    const inline = fc.constantFrom(
+      'plain words', '*em*', '__strong__', '`code`', '[link](/u)', '[ref]', '[^1]', '![img](i.png)', '<img src="h.png">',
+      '$x$', '$$y$$', '\\$', '\\*', '&amp;', '&#35;', '~~del~~', 'https://example.com', '<https://a.b>', 'a@b.co',
+      '<span>', '\\', '`$`', '[x]: no', '!', '[', ']', '|', '#',
+    );
+    const line = fc.array(inline, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' '));
+    const info = fc.constantFrom('', 'js', 'py title="x"', 'a\\_b', 'c&amp;d', 'e &lt;f&gt;');
+    const block = fc.oneof(
+      line,
+      fc.tuple(fc.integer({ min: 1, max: 6 }), line).map(([d, l]) => `${'#'.repeat(d)} ${l}`),
+      fc.tuple(line, fc.constantFrom('===', '---')).map(([l, u]) => `${l}\n${u}`),
+      fc.tuple(info, line).map(([i, l]) => `\`\`\`${i}\n${l}\n\`\`\``),
+      fc.array(line, { minLength: 1, maxLength: 3 }).map((ls) => ls.map((l) => `- ${l}`).join('\n')),
+      fc.tuple(line, info, line).map(([a, i, b]) => `1. ${a}\n   - ${b}\n\n   ~~~${i}\n   x\n   ~~~`),
+      fc.tuple(line, line).map(([a, b]) => `> ${a}\n> - ${b}`),
+      fc.tuple(line, line).map(([a, b]) => `| h | ${a.replaceAll('|', '\\|')} |\n| - | :-: |\n| ${b.replaceAll('|', '\\|')} | c |`),
+      fc.constantFrom('[ref]: /url "t"', '[^1]: foot ![f](f.png)', '<div>\n<img src="d.png">\n</div>', '$$\nm\n$$', '***', '    indented $x$'),
+    );
+    const doc = fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '\n\n\n')), { minLength: 1, maxLength: 12 })
+      .map((parts) => parts.map(([b, sep]) => b + sep).join(''));
+    fc.assert(
+      fc.property(doc, fc.constantFrom(16, 200, 65536), (text, batchSize) => {
+        expectSameBlocks(text, { batchSize });
+      }),
+      fcParams(300),
+    );
+  });
+});
