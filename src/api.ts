@@ -13,6 +13,7 @@ import { ChunkError } from './errors.js';
 import { parseMarkdown } from './parsers/markdown.js';
 import { detectFormat } from './stream/parse.js';
 import { abortError } from './stream/to-transform.js';
+import type { PdfDocument } from './parsers/pdf.js';
 import type { Block, ChunkingResult } from './types.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
@@ -63,6 +64,19 @@ export function chunkText(markdown: string | Uint8Array, options?: ChunkTextOpti
   return { chunks: runCore(core, blocks), statistics: core.statistics() };
 }
 
+/** Chunks a parsed PDF; the statistics tell its pages, whether it needs OCR, and its warnings. */
+export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, deps?: ChunkDeps): ChunkFileResult {
+  const result = chunkBlocks(document.blocks, options, deps);
+  const statistics = {
+    ...result.statistics,
+    documents: 1,
+    pages: document.pages,
+    ...(document.needsOcr ? { needsOcr: true } : {}),
+    warnings: [...result.statistics.warnings, ...document.warnings],
+  };
+  return { chunks: result.chunks, statistics, text: document.text, format: 'pdf' };
+}
+
 /** Guesses a file's format from its extension, then from its first bytes. */
 async function formatOf(path: string, requested: InputFormat): Promise<Exclude<InputFormat, 'auto'>> {
   if (requested !== 'auto') return requested;
@@ -98,16 +112,7 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   }
   if (format === 'pdf') {
     const { parsePdf } = await import('./parsers/pdf.js');
-    const document = await parsePdf(path, { ...parseOptions, format: 'pdf' });
-    const result = chunkBlocks(document.blocks, withOrigin, deps);
-    const statistics = {
-      ...result.statistics,
-      documents: 1,
-      pages: document.pages,
-      ...(document.needsOcr ? { needsOcr: true } : {}),
-      warnings: [...result.statistics.warnings, ...document.warnings],
-    };
-    return { chunks: result.chunks, statistics, text: document.text, format };
+    return chunkPdfDocument(await parsePdf(path, { ...parseOptions, format: 'pdf' }), withOrigin, deps);
   }
   let bytes: Buffer;
   try {

@@ -5,7 +5,7 @@
 import { open, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkBlocks, chunkFile } from '../api.js';
+import { chunkFile, chunkPdfDocument } from '../api.js';
 import { invalidOption, normalizeOptions, type ChunkOptions } from '../config.js';
 import { ChunkError, isChunkError } from '../errors.js';
 import { parsePdf } from '../parsers/pdf.js';
@@ -103,15 +103,8 @@ interface Inspected extends ChunkingResult {
 async function inspectFile(args: InspectArgs): Promise<Inspected> {
   if (!(await isPdf(args.file))) return chunkFile(args.file, args.chunkOptions);
   const document = await parsePdf(args.file, args.password === undefined ? {} : { password: args.password });
-  const result = chunkBlocks(document.blocks, args.chunkOptions);
-  const statistics = {
-    ...result.statistics,
-    documents: 1,
-    pages: document.pages,
-    ...(document.needsOcr ? { needsOcr: true } : {}),
-    warnings: [...result.statistics.warnings, ...document.warnings],
-  };
-  return { chunks: result.chunks, statistics, text: document.text, pages: pageMarks(document.blocks) };
+  const { chunks, statistics, text } = chunkPdfDocument(document, args.chunkOptions);
+  return { chunks, statistics, text, pages: pageMarks(document.blocks) };
 }
 
 /** Parses the arguments after `inspect`. Returns `'help'` for `--help`; throws `ERR_INVALID_OPTION` on bad usage. */
