@@ -45,7 +45,26 @@ interface Measure {
   chunks: number;
   bytes: number;
   maxRssMb: number;
-  sizes: number[];
+  /** Token counts: median, 90th percentile, largest, and how many exceed the limit. */
+  p50: number;
+  p90: number;
+  max: number;
+  over: number;
+}
+
+/** The figures of one run, with the size distribution summarized in the child (a list of sizes can be huge). */
+function summarize(seconds: number, chunks: number, bytes: number, sizes: number[]): Measure {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  return {
+    seconds,
+    chunks,
+    bytes,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    max: sorted.at(-1) ?? 0,
+    over: sizes.filter((s) => s > SIZE).length,
+  };
 }
 
 /** Runs one contender over one input, in this (child) process. */
@@ -58,7 +77,7 @@ async function child(contender: string, input: string): Promise<Measure> {
   const docs = documents(input);
   const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
   let run: (text: string) => Promise<string[]> | string[];
-  let sizeOf = count;
+  const sizeOf = count;
   if (contender.startsWith('chunkstream')) {
     const { chunkText } = await import('../src/api.js');
     const workers = contender.endsWith('pool') ? 'auto' : 0;
@@ -95,8 +114,7 @@ async function child(contender: string, input: string): Promise<Measure> {
   const texts: string[] = [];
   for (const d of docs) for (const t of await run(d)) texts.push(t);
   const seconds = (performance.now() - t0) / 1000;
-  sizeOf = count;
-  return { seconds, chunks: texts.length, bytes, maxRssMb: process.resourceUsage().maxRSS / 1024, sizes: texts.map(sizeOf) };
+  return summarize(seconds, texts.length, bytes, texts.map(sizeOf));
 }
 
 /** The big run: the corpus repeated to ~70 MB in a file, streamed through parse() and chunk(). */
@@ -117,12 +135,12 @@ async function bigRun(contender: string): Promise<Measure> {
       objectMode: true,
       write(c: { size: number }, _e, cb) {
         chunks++;
-        if (sizes.length < 200_000) sizes.push(c.size);
+        sizes.push(c.size);
         cb();
       },
     }),
   );
-  return { seconds: (performance.now() - t0) / 1000, chunks, bytes, maxRssMb: process.resourceUsage().maxRSS / 1024, sizes };
+  return summarize((performance.now() - t0) / 1000, chunks, bytes, sizes);
 }
 
 function measure(contender: string, input: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Measure | { error: string } {
@@ -154,10 +172,8 @@ function report(title: string, rows: [string, Measure | { error: string }][], re
       continue;
     }
     const rate = m.bytes / 1e6 / m.seconds;
-    const sorted = [...m.sizes].sort((a, b) => a - b);
-    const over = m.sizes.filter((s) => s > SIZE).length;
     console.log(
-      `| ${name} | ${(m.bytes / 1e6).toFixed(2)} | ${m.seconds.toFixed(2)} | ${rate.toFixed(2)} | ${refRate ? (rate / refRate).toFixed(2) : '–'} | ${m.maxRssMb.toFixed(0)} | ${m.chunks} | ${percentile(sorted, 0.5)} / ${percentile(sorted, 0.9)} / ${sorted.at(-1) ?? 0} | ${over} |`,
+      `| ${name} | ${(m.bytes / 1e6).toFixed(2)} | ${m.seconds.toFixed(2)} | ${rate.toFixed(2)} | ${refRate ? (rate / refRate).toFixed(2) : '–'} | ${m.maxRssMb.toFixed(0)} | ${m.chunks} | ${m.p50} / ${m.p90} / ${m.max} | ${m.over} |`,
     );
   }
 }
@@ -202,8 +218,8 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === '--child') {
   const m = await child(process.argv[3] as string, process.argv[4] as string);
-  process.stdout.write(`${JSON.stringify(m)}\n`);
-  process.exit(0);
+  // Exit once the line is written: stdout to a pipe is asynchronous.
+  process.stdout.write(`${JSON.stringify(m)}\n`, () => process.exit(0));
 } else {
   await main();
 }
