@@ -4,7 +4,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat, type ParseOptions } from './config.js';
+import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from './config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from './core/chunker.js';
 import { runCore } from './core/core.js';
 import { readTurns } from './core/strategies/index.js';
@@ -42,7 +42,11 @@ function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOpti
 
 /** Chunks blocks with the semantic chunker, synchronously. */
 export function chunkBlocks(blocks: Iterable<Block>, options?: ChunkOptions, deps?: ChunkDeps): ChunkingResult {
-  const config = normalizeOptions(options);
+  return chunkBlocksWith(normalizeOptions(options), blocks, deps);
+}
+
+/** Runs the chunk core of `config` over blocks. */
+function chunkBlocksWith(config: ChunkConfig, blocks: Iterable<Block>, deps?: ChunkDeps): ChunkingResult {
   const core = createChunkCore(config, resolveDeps(config, deps));
   const chunks = runCore(core, blocks);
   return { chunks, statistics: core.statistics() };
@@ -57,11 +61,9 @@ export function chunkBlocks(blocks: Iterable<Block>, options?: ChunkOptions, dep
  */
 export function chunkText(markdown: string | Uint8Array, options?: ChunkTextOptions, deps?: ChunkDeps): ChunkingResult {
   const { parseOptions, chunkOptions } = splitOptions(options);
+  // Options are checked before the document is parsed, so a typo fails at once.
   const config = normalizeOptions(chunkOptions);
-  const resolved = resolveDeps(config, deps);
-  const blocks = parseMarkdown(markdown, { ...parseOptions, signal: undefined });
-  const core = createChunkCore(config, resolved);
-  return { chunks: runCore(core, blocks), statistics: core.statistics() };
+  return chunkBlocksWith(config, parseMarkdown(markdown, { ...parseOptions, signal: undefined }), deps);
 }
 
 /** Chunks a parsed PDF; the statistics tell its pages, whether it needs OCR, and its warnings. */

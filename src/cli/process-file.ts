@@ -5,10 +5,11 @@
  */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { ChunkOptions } from '../config.js';
+import { normalizeOptions, type ChunkOptions } from '../config.js';
+import { createStatisticsAccumulator } from '../core/statistics.js';
 import { chunk } from '../stream/chunk.js';
 import { parse } from '../stream/parse.js';
-import type { Chunk } from '../types.js';
+import type { Chunk, ChunkStatistics } from '../types.js';
 import type { CliParseOptions } from './args.js';
 import type { InputFile } from './inputs.js';
 
@@ -33,18 +34,14 @@ export interface FileBatch {
 /** Receives batches; the next batch is not produced before the returned promise settles. */
 export type BatchSink = (batch: FileBatch) => Promise<void> | void;
 
+/** The size figures of the chunks written (for a failed file: those written before the failure). */
+export type SizeFigures = Pick<ChunkStatistics, 'chunks' | 'totalSize' | 'minSize' | 'maxSize' | 'oversized' | 'undersized'>;
+
 /** Figures of one file, for `--stats`. */
-export interface FileReport {
+export interface FileReport extends SizeFigures {
   readonly source: string;
   /** 1 when the file was chunked to the end, 0 when it failed. */
   readonly documents: number;
-  /** Chunks written (for a failed file: written before the failure). */
-  readonly chunks: number;
-  readonly totalSize: number;
-  readonly minSize: number;
-  readonly maxSize: number;
-  readonly oversized: number;
-  readonly undersized: number;
   readonly pages: number;
   readonly bytes: number;
   readonly timeMs: number;
@@ -99,16 +96,14 @@ export async function processFile(
   const parseStage = parse({ ...config.parseOptions, format: input.format, workers: 0, signal });
   // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
   const strategy = config.chunkOptions.strategy ?? (input.format === 'transcript' ? 'turns' : undefined);
-  const chunkStage = chunk({ ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal });
+  const chunkOptions = { ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal };
+  const chunkStage = chunk(chunkOptions);
+  // Figures of the chunks written (on a failure, fewer than the stage produced), with the stage's own accumulator.
+  const written = createStatisticsAccumulator(normalizeOptions(chunkOptions));
   let pages = 0;
   // A PDF reports its page count once its last page is read.
   parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));
   let bytesRead = 0;
-  let chunks = 0;
-  let totalSize = 0;
-  let minSize = Infinity;
-  let maxSize = 0;
-  let oversized = 0;
   let pending = '';
   let pendingChunks = 0;
 
@@ -121,15 +116,15 @@ export async function processFile(
   };
 
   const report = (documents: number): FileReport => {
-    const s = chunkStage.statistics();
+    const s = written.result();
     return {
       source: input.source,
       documents,
-      chunks,
-      totalSize,
-      minSize: chunks === 0 ? 0 : minSize,
-      maxSize,
-      oversized,
+      chunks: s.chunks,
+      totalSize: s.totalSize,
+      minSize: s.minSize,
+      maxSize: s.maxSize,
+      oversized: s.oversized,
       undersized: s.undersized,
       pages,
       bytes: bytesRead,
@@ -151,11 +146,7 @@ export async function processFile(
       chunkStage,
       async function writeLines(items: AsyncIterable<Chunk>) {
         for await (const c of items) {
-          chunks++;
-          totalSize += c.size;
-          if (c.size < minSize) minSize = c.size;
-          if (c.size > maxSize) maxSize = c.size;
-          if (c.oversized) oversized++;
+          written.add(c);
           pending += chunkLine(c, input.source);
           pendingChunks++;
           if (pending.length >= config.batchChars) await flush();

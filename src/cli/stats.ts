@@ -1,6 +1,6 @@
 /** Figures of a run, per file and in total: the `--stats` table and the `--stats-json` document. */
 import type { SkippedInput } from './inputs.js';
-import type { FileError, FileReport } from './process-file.js';
+import type { FileError, FileReport, SizeFigures } from './process-file.js';
 
 /** One file's figures, with its average and, when it failed, its error. */
 export interface FileStatistics extends FileReport {
@@ -9,17 +9,11 @@ export interface FileStatistics extends FileReport {
 }
 
 /** Totals over every file (failed ones count with the chunks they wrote). */
-export interface TotalStatistics {
+export interface TotalStatistics extends SizeFigures {
   readonly files: number;
   readonly failed: number;
   readonly documents: number;
-  readonly chunks: number;
-  readonly totalSize: number;
   readonly averageSize: number;
-  readonly minSize: number;
-  readonly maxSize: number;
-  readonly oversized: number;
-  readonly undersized: number;
   readonly pages: number;
   readonly bytes: number;
   /** Wall time of the whole run; file times overlap when files run in parallel. */

@@ -88,22 +88,3 @@ export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number)
   if (draft.endTurn !== undefined) chunk.endTurn = draft.endTurn;
   return chunk as unknown as Chunk;
 }
-
-/** Maps offsets of one text to 1-based line numbers (`\n`, `\r\n` and lone `\r` end a line). */
-export function createLineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}

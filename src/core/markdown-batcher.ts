@@ -12,6 +12,7 @@
  * cap, and a single line longer than the cap fails with `ERR_BUFFER_OVERFLOW`.
  */
 import { ChunkError } from '../errors.js';
+import { countLineEndings } from './lines.js';
 
 /** A piece of the document to parse on its own. */
 export interface MarkdownBatch {
@@ -62,7 +63,7 @@ export function createMarkdownBatcher(options: BatcherOptions) {
     throw new ChunkError(
       'ERR_BUFFER_OVERFLOW',
       `A line longer than maxBufferBytes (${maxBufferBytes}) starts at byte offset ${byteOffset}; raise maxBufferBytes or check the input`,
-      { byteOffset, offset: base + at, line: baseLine + countLineEndings(buffer.slice(0, at)) },
+      { byteOffset, offset: base + at, line: baseLine + countLineEndings(buffer, 0, at) },
     );
   }
 
@@ -118,19 +119,6 @@ export function createMarkdownBatcher(options: BatcherOptions) {
       return out;
     },
   };
-}
-
-/** Number of line endings (`\r\n`, `\r`, `\n`, as CommonMark counts them) in `text`. */
-export function countLineEndings(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  // Lone carriage returns are rare; only look for them when there is one.
-  if (text.indexOf('\r') !== -1) {
-    for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
-      if (text.charCodeAt(i + 1) !== 10) count++;
-    }
-  }
-  return count;
 }
 
 function isBlankLine(text: string, start: number, end: number): boolean {

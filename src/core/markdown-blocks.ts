@@ -11,7 +11,8 @@
 import type { Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../types.js';
-import { countLineEndings, type MarkdownBatch } from './markdown-batcher.js';
+import type { MarkdownBatch } from './markdown-batcher.js';
+import { countLineEndings } from './lines.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -155,7 +156,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
     // mdast starts a setext heading at the definitions that precede its text ("[a]: /u\nbar\n==="), so the two
     // nodes overlap; the heading's own text begins after the definition.
     const skipped = /^\s*/.exec(batch.text.slice(previousEnd))?.[0] ?? '';
-    startLine += countLineEndings(batch.text.slice(from, previousEnd + skipped.length));
+    startLine += countLineEndings(batch.text, from, previousEnd + skipped.length);
     from = previousEnd + skipped.length;
   }
   const to = pos.end.offset;

@@ -8,7 +8,7 @@ import type { ChunkOptimizer } from '../protocols.js';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { finishChunk } from './chunk-factory.js';
 import { getInternals, setInternals, type PieceMark } from './chunk-internals.js';
-import { countLineEndings } from './markdown-batcher.js';
+import { countLineEndings } from './lines.js';
 
 /** Measures what the embedder will see of a chunk, and the limit that applies to it. */
 export interface ChunkMeasure {
@@ -195,7 +195,7 @@ function withOverlap(previous: Chunk, chunk: Chunk, config: ChunkConfig, m: Chun
       text,
       start,
       end: chunk.end,
-      startLine: previous.startLine + countLineEndings(previous.text.slice(0, start - previous.start)),
+      startLine: previous.startLine + countLineEndings(previous.text, 0, start - previous.start),
       endLine: chunk.endLine,
       size,
       heading,

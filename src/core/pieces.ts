@@ -5,7 +5,7 @@
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
-import { countLineEndings } from './markdown-batcher.js';
+import { countLineEndings } from './lines.js';
 
 /** One unit of packing. */
 export interface Piece {
@@ -93,9 +93,11 @@ function pages(block: Block): { page?: number; pageEnd?: number } {
   return { page: block.page, pageEnd: block.pageEnd ?? block.page };
 }
 
-/** A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`. */
-function subPiece(block: Block, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
-  const whole = wholePiece(block, 0);
+/**
+ * A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`;
+ * `whole` is the block's own piece, whose fields the span's piece narrows.
+ */
+function subPiece(block: Block, whole: Piece, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
   const text = block.text.slice(span.start, span.end);
   const images = whole.images.filter((src) => src !== '' && text.includes(src));
   return {
@@ -132,9 +134,10 @@ function spansToPieces(block: Block, spans: readonly Span[], ctx: CutContext, ex
   const pieces: Piece[] = [];
   let previousEnd = 0;
   let line = block.startLine;
+  const whole = wholePiece(block, 0);
   spans.forEach((span, i) => {
-    line += countLineEndings(block.text.slice(previousEnd, span.start));
-    const piece = subPiece(block, span, previousEnd, line, ctx, extra(i));
+    line += countLineEndings(block.text, previousEnd, span.start);
+    const piece = subPiece(block, whole, span, previousEnd, line, ctx, extra(i));
     pieces.push(piece);
     line = piece.endLine;
     previousEnd = span.end;

@@ -2,7 +2,8 @@
  * Chunk fixtures for the report tests, built without the chunk engine: Markdown blocks packed greedily by size, and
  * hand-made chunks with overlap, prefixes, suffixes and pages.
  */
-import { finishChunk, createLineIndex, type ChunkDraft } from '../../src/core/chunk-factory.js';
+import { finishChunk, type ChunkDraft } from '../../src/core/chunk-factory.js';
+import { createLineIndex } from '../../src/core/lines.js';
 import { createHeadingStage, headingContext } from '../../src/core/heading-tracker.js';
 import { runCore } from '../../src/core/core.js';
 import { parseMarkdown } from '../../src/parsers/markdown.js';

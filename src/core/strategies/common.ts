@@ -1,4 +1,4 @@
-/** Pieces the strategy chunkers share: option checks, line numbers over a moving buffer, surrogate tests. */
+/** Pieces the strategy chunkers share: option checks and surrogate tests. */
 import { invalidOption } from '../../config.js';
 import { toSizer, type Sizer, type SizerLike } from '../../protocols.js';
 import type { ChunkOwner } from '../chunk-factory.js';
@@ -51,60 +51,3 @@ export function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/**
- * Line breaks among `text[from..to)`: `\n`, and `\r` not followed by `\n` (the `\n` of a CRLF counts once). The
- * character at `to` must be readable when `text[to - 1]` may be a `\r`; past the end it counts as "not `\n`".
- */
-export function countBreaks(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
-  }
-  return n;
-}
-
-/**
- * 1-based line numbers of offsets that only move forward, over text that arrives and leaves in pieces: only
- * the text between two queries is scanned, so a stream counts each character once. Agrees with
- * `createLineIndex` on the whole text.
- */
-export interface LineCounter {
-  /**
-   * Line of absolute `offset`; `buffer` holds the text from absolute `base`, which must not be past the last
-   * offset asked for. Also used to move past text about to be dropped from a buffer.
-   */
-  lineAt(buffer: string, base: number, offset: number): number;
-}
-
-/** Creates a `LineCounter` at line 1, offset 0. */
-export function createLineCounter(): LineCounter {
-  let line = 1;
-  let pos = 0;
-  // A CR at the end of a buffer ends a line only if the next character, not yet seen, is not LF.
-  let pendingCr = false;
-  return {
-    lineAt(buffer, base, offset) {
-      let i = pos - base;
-      if (pendingCr && i < buffer.length) {
-        if (buffer.charCodeAt(i) !== 10) line++;
-        pendingCr = false;
-      }
-      for (const to = offset - base; i < to; i++) {
-        const c = buffer.charCodeAt(i);
-        if (c === 10) line++;
-        else if (c === 13) {
-          if (i + 1 >= buffer.length) pendingCr = true;
-          else if (buffer.charCodeAt(i + 1) !== 10) line++;
-        }
-      }
-      if (offset > pos) pos = offset;
-      return line;
-    },
-  };
-}
-
-/** Line of the last character of `text`, which starts on `startLine`. */
-export function endLineOf(text: string, startLine: number): number {
-  return text.length <= 1 ? startLine : startLine + countBreaks(text, 0, text.length - 1);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/core/chunk-factory.js';
+import { createLineIndex } from '../../../src/core/lines.js';
 import { createWordSizer } from '../../../src/core/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../../src/core/strategies/fixed.js';
 import { ChunkError } from '../../../src/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/core/chunk-factory.js';
+import { createLineIndex } from '../../../src/core/lines.js';
 import { byMarkers, markerCuts } from '../../../src/core/strategies/markers.js';
 import type { Sizer } from '../../../src/protocols.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/core/chunk-factory.js';
+import { createLineIndex } from '../../../src/core/lines.js';
 import { createWordSizer } from '../../../src/core/sizers/basic.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../../src/core/strategies/window.js';
 import type { Sizer } from '../../../src/protocols.js';

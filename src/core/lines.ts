@@ -1,0 +1,82 @@
+/**
+ * Line numbers, counted the way CommonMark counts line endings: `\n`, `\r\n` (once) and a lone `\r`. Every
+ * stage numbers lines with these, so a block, a piece and a chunk agree on them.
+ */
+
+/**
+ * Number of line endings in `text[from..to)`. A `\r` at `to - 1` counts unless `text[to]` is `\n`: that CRLF
+ * ends its line at the `\n`, which the next range counts. Works in place, without slicing.
+ */
+export function countLineEndings(text: string, from = 0, to = text.length): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  // Lone carriage returns are rare; only look for them when there is one.
+  for (let i = text.indexOf('\r', from); i !== -1 && i < to; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) count++;
+  }
+  return count;
+}
+
+/** Line of the last character of `text`, which starts on `startLine`. */
+export function endLineOf(text: string, startLine: number): number {
+  return text.length <= 1 ? startLine : startLine + countLineEndings(text, 0, text.length - 1);
+}
+
+/** Maps offsets of one text to 1-based line numbers. */
+export function createLineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/**
+ * 1-based line numbers of offsets that only move forward, over text that arrives and leaves in pieces: only
+ * the text between two queries is scanned, so a stream counts each character once. Agrees with
+ * `createLineIndex` on the whole text.
+ */
+export interface LineCounter {
+  /**
+   * Line of absolute `offset`; `buffer` holds the text from absolute `base`, which must not be past the last
+   * offset asked for. Also used to move past text about to be dropped from a buffer.
+   */
+  lineAt(buffer: string, base: number, offset: number): number;
+}
+
+/** Creates a `LineCounter` at line 1, offset 0. */
+export function createLineCounter(): LineCounter {
+  let line = 1;
+  let pos = 0;
+  // A CR at the end of a buffer ends a line only if the next character, not yet seen, is not LF.
+  let pendingCr = false;
+  return {
+    lineAt(buffer, base, offset) {
+      let i = pos - base;
+      if (pendingCr && i < buffer.length) {
+        if (buffer.charCodeAt(i) !== 10) line++;
+        pendingCr = false;
+      }
+      for (const to = offset - base; i < to; i++) {
+        const c = buffer.charCodeAt(i);
+        if (c === 10) line++;
+        else if (c === 13) {
+          if (i + 1 >= buffer.length) pendingCr = true;
+          else if (buffer.charCodeAt(i + 1) !== 10) line++;
+        }
+      }
+      if (offset > pos) pos = offset;
+      return line;
+    },
+  };
+}
