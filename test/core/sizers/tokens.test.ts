@@ -2,16 +2,29 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import gpt2 from 'js-tiktoken/ranks/gpt2';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import type { TokenEncoding } from '../../../src/config.js';
 import { isChunkError } from '../../../src/errors.js';
-import { MAX_PIECE_LENGTH, countTokens, createTokenSizer, getTiktoken } from '../../../src/core/sizers/tokens.js';
+import { MAX_PIECE_LENGTH, countTokens, createTokenSizer } from '../../../src/core/sizers/tokens.js';
 import { CORPUS, corpusFiles, fcParams } from '../../support/property.js';
 
 const ENCODINGS: TokenEncoding[] = ['cl100k_base', 'o200k_base'];
 
-/** The reference: js-tiktoken's own encode, with special-token strings taken as text. */
+/** The reference: js-tiktoken's own encoder, built once per encoding. */
+const references = new Map<TokenEncoding, Tiktoken>();
+function getTiktoken(encoding: TokenEncoding): Tiktoken {
+  let found = references.get(encoding);
+  if (found === undefined) {
+    found = new Tiktoken((encoding === 'cl100k_base' ? cl100k : o200k) as TiktokenBPE);
+    references.set(encoding, found);
+  }
+  return found;
+}
+
+/** The reference count: js-tiktoken's own encode, with special-token strings taken as text. */
 const encodeLength = (text: string, encoding: TokenEncoding): number => getTiktoken(encoding).encode(text, [], []).length;
 
 /** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */

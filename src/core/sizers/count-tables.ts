@@ -1,0 +1,209 @@
+/**
+ * The two tables token counting looks things up in, kept in typed arrays rather than `Map`s of strings.
+ *
+ * Why: V8 lets its heap grow to about four times what is live before it collects the old generation again, so
+ * every megabyte held for the life of the process costs several megabytes of resident memory in a long run. A
+ * `Map` from 100,000 token strings to ranks holds some 7 MB of small objects on the heap (js-tiktoken's own
+ * encoder, which keeps each token twice, some 70 MB); the same table in typed arrays is about 2 MB outside it,
+ * and a lookup allocates nothing.
+ *
+ * Both are open-addressing hash tables (FNV-1a, linear probing) whose keys live in one pool array.
+ */
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** An encoding's merge ranks, keyed by the bytes of each token. */
+export interface RankTable {
+  /** Rank of the token whose bytes are `bytes[start..end)`, or -1 when no token has them. */
+  rank(bytes: Uint8Array, start: number, end: number): number;
+  /** Number of tokens. */
+  readonly size: number;
+}
+
+/** What {@link createRankTable} reads: js-tiktoken's compressed ranks (`prefix offset token…` lines, base64). */
+export interface CompressedRanks {
+  readonly bpe_ranks: string;
+}
+
+/** Builds the rank table of js-tiktoken's compressed ranks (tokens in base64, ranks counting up from an offset). */
+export function createRankTable(ranks: CompressedRanks): RankTable {
+  const tokens: Buffer[] = [];
+  const tokenRanks: number[] = [];
+  let poolLength = 0;
+  for (const line of ranks.bpe_ranks.split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 3) continue;
+    const offset = Number.parseInt(fields[1]!, 10);
+    for (let i = 2; i < fields.length; i++) {
+      const bytes = Buffer.from(fields[i]!, 'base64');
+      tokens.push(bytes);
+      tokenRanks.push(offset + i - 2);
+      poolLength += bytes.length;
+    }
+  }
+  const count = tokens.length;
+  const pool = new Uint8Array(poolLength);
+  const starts = new Int32Array(count + 1);
+  const rankOf = Int32Array.from(tokenRanks);
+  const slots = new Int32Array(tableCapacity(count));
+  const mask = slots.length - 1;
+  let at = 0;
+  for (let t = 0; t < count; t++) {
+    const bytes = tokens[t]!;
+    pool.set(bytes, at);
+    starts[t] = at;
+    at += bytes.length;
+    starts[t + 1] = at;
+    let slot = hashBytes(pool, starts[t]!, at) & mask;
+    // A token listed twice keeps its last rank, as in js-tiktoken.
+    for (;;) {
+      const entry = slots[slot]! - 1;
+      if (entry < 0) {
+        slots[slot] = t + 1;
+        break;
+      }
+      if (bytesEqual(pool, starts[entry]!, starts[entry + 1]!, pool, starts[t]!, at)) {
+        rankOf[entry] = rankOf[t]!;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  return {
+    size: count,
+    rank(bytes, start, end) {
+      let slot = hashBytes(bytes, start, end) & mask;
+      for (;;) {
+        const entry = slots[slot]! - 1;
+        if (entry < 0) return -1;
+        if (bytesEqual(pool, starts[entry]!, starts[entry + 1]!, bytes, start, end)) return rankOf[entry]!;
+        slot = (slot + 1) & mask;
+      }
+    },
+  };
+}
+
+/** A bounded cache from strings (pre-tokens) to counts. */
+export interface PieceCache {
+  get(piece: string): number | undefined;
+  set(piece: string, count: number): void;
+}
+
+/** Bounds of a {@link createPieceCache} cache. */
+export interface PieceCacheLimits {
+  /** Entries per generation. */
+  readonly entries: number;
+  /** UTF-16 units of keys per generation. */
+  readonly units: number;
+}
+
+/**
+ * A two-generation cache: lookups hit the young generation, then the old one (promoting the entry); when the
+ * young one is full (entries or key space) it becomes the old one and the previous old one is cleared and reused.
+ * Close to LRU at the cost of one more probe, bounded to twice the limits, and allocating nothing after creation.
+ */
+export function createPieceCache(limits: PieceCacheLimits): PieceCache {
+  let young = createGeneration(limits);
+  let old = createGeneration(limits);
+  const set = (piece: string, count: number): void => {
+    if (!young.fits(piece)) {
+      const emptied = old;
+      emptied.clear();
+      old = young;
+      young = emptied;
+      if (!young.fits(piece)) return;
+    }
+    young.add(piece, count);
+  };
+  return {
+    get(piece) {
+      const hit = young.get(piece);
+      if (hit !== -1) return hit;
+      const aged = old.get(piece);
+      if (aged === -1) return undefined;
+      set(piece, aged);
+      return aged;
+    },
+    set,
+  };
+}
+
+interface Generation {
+  /** The count of `piece`, or -1. */
+  get(piece: string): number;
+  /** True when `piece` can be added without passing the limits. */
+  fits(piece: string): boolean;
+  add(piece: string, count: number): void;
+  clear(): void;
+}
+
+function createGeneration(limits: PieceCacheLimits): Generation {
+  const units = new Uint16Array(limits.units);
+  const starts = new Int32Array(limits.entries + 1);
+  const counts = new Int32Array(limits.entries);
+  const slots = new Int32Array(tableCapacity(limits.entries));
+  const mask = slots.length - 1;
+  let size = 0;
+  const find = (piece: string): number => {
+    let slot = hashString(piece) & mask;
+    for (;;) {
+      const entry = slots[slot]! - 1;
+      if (entry < 0 || unitsEqual(units, starts[entry]!, starts[entry + 1]!, piece)) return slot;
+      slot = (slot + 1) & mask;
+    }
+  };
+  return {
+    get(piece) {
+      const entry = slots[find(piece)]! - 1;
+      return entry < 0 ? -1 : counts[entry]!;
+    },
+    fits(piece) {
+      return size < limits.entries && starts[size]! + piece.length <= units.length;
+    },
+    add(piece, count) {
+      const slot = find(piece);
+      if (slots[slot]! !== 0) return;
+      let at = starts[size]!;
+      for (let i = 0; i < piece.length; i++) units[at++] = piece.charCodeAt(i);
+      counts[size] = count;
+      starts[size + 1] = at;
+      slots[slot] = ++size;
+    },
+    clear() {
+      slots.fill(0);
+      size = 0;
+    },
+  };
+}
+
+/** A power of two at least twice `count`: probes stay short at a load factor of one half. */
+function tableCapacity(count: number): number {
+  let capacity = 16;
+  while (capacity < 2 * count) capacity *= 2;
+  return capacity;
+}
+
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
+  return h >>> 0;
+}
+
+function hashString(text: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+function bytesEqual(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): boolean {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  for (let i = 0; i < aEnd - aStart; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
+}
+
+function unitsEqual(units: Uint16Array, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (units[start + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
