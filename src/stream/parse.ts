@@ -22,7 +22,7 @@ const PDF_MAGIC = '%PDF-';
 const DETECT_BYTES = 1024;
 
 /**
- * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, about four default batches)
+ * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, some sixteen default batches)
  * has been batched; an input that ends before is parsed inline: starting threads and loading remark in them
  * costs more than it saves.
  */
