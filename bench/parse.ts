@@ -4,7 +4,7 @@
  * Input: the corpus Markdown concatenated and repeated to a base size (~17 MB) and to 4× that (~70 MB), written
  * to `.bench-tmp/` and streamed from disk. `src/` is built to `dist/` first, and every figure comes from its own
  * plain Node process (`support/parse-child.mjs`; peak RSS counts worker threads). Peers: bare remark-parse +
- * remark-gfm on the same 64 KiB batches, with and without inline constructs.
+ * remark-gfm on the same batches (the default 16 Ki units), with and without inline constructs.
  *
  * Goals: the parse() stream peaks below 200 MB of RSS on the 4× input, and takes at most 4.6× the 1× time on it.
  */
@@ -21,7 +21,7 @@ const LINEARITY_GOAL = 4.6;
 
 /** The measured configurations, each run alone in a child process. */
 const CONFIGS = {
-  'remark full': 'bare remark-parse + remark-gfm, 64 KiB batches',
+  'remark full': 'bare remark-parse + remark-gfm, the same batches',
   'remark block-level': 'same, micromark inline constructs disabled',
   'parse() workers: 0': 'chunkstream stream, inline',
   'parse() default': 'chunkstream stream, workers: auto',

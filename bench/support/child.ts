@@ -1,6 +1,6 @@
 /**
  * Runs one measurement in a fresh, plain Node process (no TypeScript loader: its extra thread would add some
- * 30 MB to every figure), so that peak memory (`process.resourceUsage().maxRSS`, worker threads included) and the
+ * 30 MB to every figure), so that peak memory (the process's own high-water mark, worker threads included) and the
  * warm-up of one configuration never leak into another.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -9,6 +9,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import { normalizeParseOptions, parse } from '../../dist/index.js';
+import { peakRssBytes } from '../../dist/cli/peak-rss.js';
 import { createMarkdownBatchCore } from '../../dist/parsers/markdown.js';
 
 const [config, path] = process.argv.slice(2);
@@ -76,7 +77,7 @@ const report = {
   bytes,
   seconds: (performance.now() - started) / 1000,
   cpuSeconds: (used.user + used.system) / 1e6,
-  peakRssMb: process.resourceUsage().maxRSS / 1024,
+  peakRssMb: peakRssBytes() / 2 ** 20,
   items,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -1,6 +1,7 @@
 /** Figures of a run, per file and in total: the `--stats` table and the `--stats-json` document. */
 import type { SkippedInput } from './inputs.js';
 import type { FileError, FileReport, SizeFigures } from './process-file.js';
+import { peakRssBytes } from './peak-rss.js';
 
 /** One file's figures, with its average and, when it failed, its error. */
 export interface FileStatistics extends FileReport {
@@ -68,12 +69,11 @@ export function summarize(files: readonly FileStatistics[], skipped: readonly Sk
       timeMs: Math.round(wallMs),
     },
     skipped,
-    // maxRSS is in kilobytes; worker threads share the process, so this covers them too.
     run: {
       jobs,
       wallMs: Math.round(wallMs),
       cpuMs: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000),
-      peakRssBytes: usage.maxRSS * 1024,
+      peakRssBytes: peakRssBytes(),
     },
   };
 }

@@ -1,0 +1,145 @@
+/**
+ * One chunking measurement, run by `bench/chunk.ts` in its own plain Node process against the built `dist/`:
+ *
+ *   node bench/support/chunk-child.mjs <contender> <input>
+ *
+ * `input` is `corpus` (every corpus Markdown file, one document each), `nodedocs` (Node's API docs concatenated
+ * into one document) or the path of a Markdown file that is streamed from disk through parse() → chunk() (the
+ * chunkstream contenders only; the peers take one string). Prints one JSON line. All contenders count tokens
+ * with cl100k_base from js-tiktoken's local ranks.
+ */
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { chunk, chunkText, parse } from '../../dist/index.js';
+import { peakRssBytes } from '../../dist/cli/peak-rss.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CORPUS = resolve(ROOT, '../shared/corpus/md');
+const NODE_DOCS = '/usr/share/doc/nodejs/api';
+const SIZE = 512;
+
+const [contender, input] = process.argv.slice(2);
+
+/** All Markdown files under `dir`, sorted. */
+function markdownFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...markdownFiles(p));
+    else if (name.endsWith('.md')) out.push(p);
+  }
+  return out;
+}
+
+/** The documents of a named input. */
+function documents(name) {
+  if (name === 'corpus') return markdownFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
+  // Node's API docs as one document, as a job that concatenates its sources would see them.
+  if (name === 'nodedocs') return [markdownFiles(NODE_DOCS).map((f) => readFileSync(f, 'utf8')).join('\n\n')];
+  throw new Error(`unknown input ${name}`);
+}
+
+// The peers' length function: js-tiktoken's own encoder (the one their documentation pairs them with). Built on
+// first use: it holds some 70 MB, which the streaming runs, measured for memory, must not carry.
+let encoder;
+const enc = () => (encoder ??= new Tiktoken(cl100k));
+const count = (t) => enc().encode(t, [], []).length;
+
+/** A function from one document to its chunk texts. */
+async function contenderRun() {
+  switch (contender) {
+    case 'chunkstream (workers: 0)':
+      return (text) => chunkText(text, { maxSize: SIZE, unit: 'tokens' }).chunks.map((c) => c.text);
+    case 'chunkstream (default pool)':
+      return async (text) => {
+        const out = [];
+        await pipeline(Readable.from([text]), parse({ workers: 'auto' }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
+        return out;
+      };
+    case 'langchain': {
+      const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
+      const splitter = RecursiveCharacterTextSplitter.fromLanguage('markdown', { chunkSize: SIZE, chunkOverlap: 0, lengthFunction: count });
+      return (text) => splitter.splitText(text);
+    }
+    case 'chonkie': {
+      const { RecursiveChunker } = await import('@chonkiejs/core');
+      const tokenizer = { encode: (t) => enc().encode(t, [], []), decode: (ids) => enc().decode(ids), countTokens: count, decodeBatch: (b) => b.map((ids) => enc().decode(ids)) };
+      const chunker = await RecursiveChunker.create({ chunkSize: SIZE, tokenizer });
+      return async (text) => (await chunker.chunk(text)).map((c) => c.text);
+    }
+    case 'llamaindex': {
+      const { MarkdownNodeParser, SentenceSplitter } = await import('@llamaindex/core/node-parser');
+      const { Document } = await import('@llamaindex/core/schema');
+      const markdown = new MarkdownNodeParser();
+      const sentences = new SentenceSplitter({ chunkSize: SIZE, chunkOverlap: 0, tokenizer: { encode: (t) => enc().encode(t, [], []), decode: (ids) => enc().decode(ids) } });
+      return (text) => sentences.getNodesFromDocuments(markdown.getNodesFromDocuments([new Document({ text })])).map((n) => n.getContent(0));
+    }
+    default:
+      throw new Error(`unknown contender ${contender}`);
+  }
+}
+
+function sink(onChunk) {
+  return new Writable({
+    objectMode: true,
+    write(c, _encoding, callback) {
+      onChunk(c);
+      callback();
+    },
+  });
+}
+
+function percentile(sorted, p) {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Figures of one run; the size distribution is summarized here, as a list of sizes can be long. */
+function report(seconds, cpuSeconds, bytes, sizes) {
+  const sorted = Float64Array.from(sizes).sort();
+  return {
+    seconds,
+    cpuSeconds,
+    chunks: sizes.length,
+    bytes,
+    peakRssMb: peakRssBytes() / 2 ** 20,
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    max: sorted.at(-1) ?? 0,
+    over: sizes.filter((s) => s > SIZE).length,
+  };
+}
+
+/** A file streamed from disk through parse() → chunk(); chunk sizes as chunkstream reports them. */
+async function streamFile(path) {
+  const workers = contender === 'chunkstream (default pool)' ? 'auto' : 0;
+  const sizes = [];
+  const t0 = performance.now();
+  const cpu = process.cpuUsage();
+  await pipeline(createReadStream(path), parse({ format: 'markdown', workers }), chunk({ maxSize: SIZE }), sink((c) => sizes.push(c.size)));
+  const used = process.cpuUsage(cpu);
+  return report((performance.now() - t0) / 1000, (used.user + used.system) / 1e6, statSync(path).size, sizes);
+}
+
+/** Every document of a named input through the contender, after one warm-up document. */
+async function runDocuments(name) {
+  const docs = documents(name);
+  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
+  const run = await contenderRun();
+  await run(docs[0] ?? '');
+  const t0 = performance.now();
+  const cpu = process.cpuUsage();
+  const texts = [];
+  for (const d of docs) for (const t of await run(d)) texts.push(t);
+  const used = process.cpuUsage(cpu);
+  const seconds = (performance.now() - t0) / 1000;
+  return report(seconds, (used.user + used.system) / 1e6, bytes, texts.map(count));
+}
+
+const figures = input === 'corpus' || input === 'nodedocs' ? await runDocuments(input) : await streamFile(input);
+// Exit once the line is written: stdout to a pipe is asynchronous, and idle pool threads would linger.
+process.stdout.write(`${JSON.stringify(figures)}\n`, () => process.exit(0));
