@@ -81,7 +81,7 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): M
   let doc = '';
   let brackets = false;
   tree.children.forEach((node, index) => {
-    if (!needsInline(node)) return;
+    if (!needsInline(node, batch.text)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
     if (from === undefined || to === undefined) return;
@@ -126,13 +126,21 @@ const INLINE_FEATURE = /!\[|<img|\$/i;
 /** What an info string decodes (backslash escapes, character references). */
 const INFO_ESCAPE = /[\\&]/;
 
-/** True when a block-level node may map to a different block than its fully parsed self. */
-function needsInline(node: RootContent): boolean {
-  if (node.type === 'heading' && TITLE_MARKUP.test(toString(node))) return true;
+/**
+ * True when a block-level node may map to a different block than its fully parsed self. The block-level parse
+ * leaves paragraph text untokenized (paragraphs and setext headings have no children), so their source is what
+ * is searched; a setext heading's title only exists in the full parse.
+ */
+function needsInline(node: RootContent, text: string): boolean {
+  if (node.type === 'heading' && (node.children.length === 0 || TITLE_MARKUP.test(toString(node)))) return true;
   const visit = (n: Nodes): boolean => {
     switch (n.type) {
       case 'text':
         return INLINE_FEATURE.test(n.value);
+      case 'paragraph':
+      case 'heading':
+      case 'tableCell':
+        return INLINE_FEATURE.test(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0));
       case 'code':
         return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
       default:

@@ -16,6 +16,7 @@ import { createUtf8Decoder } from '../core/utf8-decoder.js';
 import { createMarkdownBatcher, type MarkdownBatch } from '../core/markdown-batcher.js';
 import { blocksFromBlockTree, blocksFromTree } from '../core/markdown-blocks.js';
 import type { Block } from '../types.js';
+import { untokenizedParagraphs } from './untokenized-paragraph.js';
 
 /**
  * How a batch is parsed. `block` (the default) parses block structure only and re-parses in full just the blocks
@@ -41,7 +42,7 @@ type MarkdownExtension = { transforms?: unknown[] } | MarkdownExtension[];
 /** A remark plugin that turns the inline constructs off, and the tree transforms that only look at inline text. */
 function blockLevelOnly(this: Processor): void {
   const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: MarkdownExtension[] };
-  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE_CONSTRUCTS } }];
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE_CONSTRUCTS } }, untokenizedParagraphs];
   // The GFM autolink-literal transform searches every text node for URLs; links are not part of a block.
   const drop = (e: MarkdownExtension): MarkdownExtension => (Array.isArray(e) ? e.map(drop) : { ...e, transforms: [] });
   data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map(drop);
