@@ -1,7 +1,12 @@
 /**
  * PDF input through pdf.js (pdfjs-dist, legacy build), text layer only: no rendering, no canvas, no eval. Pages are
  * read one at a time and released, and the layout (lines, columns, paragraphs, headings, lists, running headers)
- * is done by the pure modules of `src/core/pdf/`, so memory follows the largest page, not the page count.
+ * is done by the pure modules of `src/core/pdf/`. pdf.js itself holds the whole file and, until the document is
+ * destroyed, some 4 to 40 KB for every page it has served (page objects on both sides of its worker, parsed page
+ * dictionaries and resources); `cleanup()` releases none of that and gives fonts without a descriptor new names,
+ * which the heading detection would take for a change of font, so it is not called. Reopening the document every
+ * few hundred pages bounds pdf.js's page state but was measured to raise peak RSS (the file is copied and the old
+ * document lingers until a full collection) and cost CPU, so memory grows with the file and, slowly, with pages.
  *
  * The blocks' offsets point into the extracted document text: every block's text joined by `"\n\n"` (see
  * `PDF_BLOCK_SEPARATOR`); `parsePdf` returns that text.
@@ -39,12 +44,6 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 type PdfPageProxy = Awaited<ReturnType<PdfDocumentProxy['getPage']>>;
 
-/**
- * Pages between two `cleanup()` calls on the document: pdf.js keeps per-page and font state for the whole document
- * otherwise, which grows with the page count; dropping it every 128 pages costs a few percent more time (fonts are
- * parsed again) and keeps memory flat.
- */
-const CLEANUP_EVERY = 128;
 /** Most outline entries read; outlines beyond that are generated indexes, not headings. */
 const OUTLINE_CAP = 10_000;
 
@@ -143,7 +142,6 @@ async function* readPdf(source: Source, config: ParseConfig, onInfo?: PdfInfoLis
     for (let number = 1; number <= doc.numPages; number++) {
       if (config.signal?.aborted === true) throw abortError(config.signal);
       const items = await pageItems(doc, number, pdfjs, scanned);
-      if (number % CLEANUP_EVERY === 0) await doc.cleanup().catch(() => undefined);
       for (const block of assembler.write({ number, items })) yield block;
     }
     for (const block of assembler.end()) yield block;
