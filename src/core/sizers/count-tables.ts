@@ -86,7 +86,8 @@ export function createRankTable(ranks: CompressedRanks): RankTable {
 
 /** A bounded cache from strings (pre-tokens) to counts. */
 export interface PieceCache {
-  get(piece: string): number | undefined;
+  /** The count of `text.slice(start, end)`, looked up without making that string. */
+  get(text: string, start: number, end: number): number | undefined;
   set(piece: string, count: number): void;
 }
 
@@ -117,12 +118,12 @@ export function createPieceCache(limits: PieceCacheLimits): PieceCache {
     young.add(piece, count);
   };
   return {
-    get(piece) {
-      const hit = young.get(piece);
+    get(text, start, end) {
+      const hit = young.get(text, start, end);
       if (hit !== -1) return hit;
-      const aged = old.get(piece);
+      const aged = old.get(text, start, end);
       if (aged === -1) return undefined;
-      set(piece, aged);
+      set(text.slice(start, end), aged);
       return aged;
     },
     set,
@@ -130,8 +131,8 @@ export function createPieceCache(limits: PieceCacheLimits): PieceCache {
 }
 
 interface Generation {
-  /** The count of `piece`, or -1. */
-  get(piece: string): number;
+  /** The count of `text.slice(start, end)`, or -1. */
+  get(text: string, start: number, end: number): number;
   /** True when `piece` can be added without passing the limits. */
   fits(piece: string): boolean;
   add(piece: string, count: number): void;
@@ -145,24 +146,25 @@ function createGeneration(limits: PieceCacheLimits): Generation {
   const slots = new Int32Array(tableCapacity(limits.entries));
   const mask = slots.length - 1;
   let size = 0;
-  const find = (piece: string): number => {
-    let slot = hashString(piece) & mask;
+  /** The slot of `text[start..end)`: where it is, or the empty slot where it would go. */
+  const find = (text: string, start: number, end: number): number => {
+    let slot = hashString(text, start, end) & mask;
     for (;;) {
       const entry = slots[slot]! - 1;
-      if (entry < 0 || unitsEqual(units, starts[entry]!, starts[entry + 1]!, piece)) return slot;
+      if (entry < 0 || unitsEqual(units, starts[entry]!, starts[entry + 1]!, text, start, end)) return slot;
       slot = (slot + 1) & mask;
     }
   };
   return {
-    get(piece) {
-      const entry = slots[find(piece)]! - 1;
+    get(text, start, end) {
+      const entry = slots[find(text, start, end)]! - 1;
       return entry < 0 ? -1 : counts[entry]!;
     },
     fits(piece) {
       return size < limits.entries && starts[size]! + piece.length <= units.length;
     },
     add(piece, count) {
-      const slot = find(piece);
+      const slot = find(piece, 0, piece.length);
       if (slots[slot]! !== 0) return;
       let at = starts[size]!;
       for (let i = 0; i < piece.length; i++) units[at++] = piece.charCodeAt(i);
@@ -190,9 +192,9 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-function hashString(text: string): number {
+function hashString(text: string, start: number, end: number): number {
   let h = FNV_OFFSET;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h >>> 0;
 }
 
@@ -202,8 +204,8 @@ function bytesEqual(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, 
   return true;
 }
 
-function unitsEqual(units: Uint16Array, start: number, end: number, text: string): boolean {
-  if (end - start !== text.length) return false;
-  for (let i = 0; i < text.length; i++) if (units[start + i] !== text.charCodeAt(i)) return false;
+function unitsEqual(units: Uint16Array, start: number, end: number, text: string, textStart: number, textEnd: number): boolean {
+  if (end - start !== textEnd - textStart) return false;
+  for (let i = 0; i < end - start; i++) if (units[start + i] !== text.charCodeAt(textStart + i)) return false;
   return true;
 }

@@ -40,6 +40,9 @@ const LONG_CACHE_GENERATION = { entries: 256, units: 256 * MAX_PIECE_LENGTH };
 type PieceCounter = (piece: string) => number;
 
 interface LoadedEncoding {
+  /** The encoding's pre-token pattern, sticky: does a pre-token start right here? */
+  readonly sticky: RegExp;
+  /** The same pattern, global: where does the next pre-token start? */
   readonly pattern: RegExp;
   readonly countPiece: PieceCounter;
   readonly cache: PieceCache;
@@ -55,22 +58,33 @@ export function loadedEncodings(): TokenEncoding[] {
 
 /** Exact token count of `text` (see the module comment for pre-tokens over {@link MAX_PIECE_LENGTH}). */
 export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base'): number {
-  const enc = load(encoding);
-  const { pattern, cache, countPiece, longCache } = enc;
-  pattern.lastIndex = 0;
+  const { sticky, pattern, cache, countPiece, longCache } = load(encoding);
   let total = 0;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(text)) !== null) {
-    const piece = match[0];
-    if (piece.length <= MAX_CACHED_LENGTH) {
-      let n = cache.get(piece);
+  let at = 0;
+  while (at < text.length) {
+    // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended:
+    // a sticky test finds its end without allocating a match. The global search covers a gap all the same.
+    let start = at;
+    sticky.lastIndex = at;
+    if (sticky.test(text) && sticky.lastIndex > at) {
+      at = sticky.lastIndex;
+    } else {
+      pattern.lastIndex = at;
+      const match = pattern.exec(text);
+      if (match === null || match[0].length === 0) break;
+      start = match.index;
+      at = start + match[0].length;
+    }
+    if (at - start <= MAX_CACHED_LENGTH) {
+      let n = cache.get(text, start, at);
       if (n === undefined) {
+        const piece = text.slice(start, at);
         n = countPiece(piece);
         cache.set(piece, n);
       }
       total += n;
     } else {
-      total += countLongPiece(piece, countPiece, longCache);
+      total += countLongPiece(text.slice(start, at), countPiece, longCache);
     }
   }
   return total;
@@ -89,9 +103,9 @@ function countLongPiece(piece: string, countPiece: PieceCounter, cache: PieceCac
   while (start < piece.length) {
     let end = Math.min(start + MAX_PIECE_LENGTH, piece.length);
     if (end < piece.length && isLowSurrogate(piece.charCodeAt(end)) && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
-    const part = piece.slice(start, end);
-    let n = cache.get(part);
+    let n = cache.get(piece, start, end);
     if (n === undefined) {
+      const part = piece.slice(start, end);
       n = countPiece(part);
       cache.set(part, n);
     }
@@ -124,6 +138,7 @@ function load(encoding: TokenEncoding): LoadedEncoding {
   // A synchronous, lazy load: the ranks of an encoding nobody uses (o200k_base is 2 MB) are never read.
   const ranks = loadRanks(encoding);
   const enc: LoadedEncoding = {
+    sticky: new RegExp(ranks.pat_str, 'uy'),
     pattern: new RegExp(ranks.pat_str, 'gu'),
     countPiece: createPieceCounter(createRankTable(ranks)),
     cache: createPieceCache(CACHE_GENERATION),
