@@ -80,7 +80,7 @@ function streaming(): void {
     for (const [label, copies] of runs) {
       const file = join(dir, `docs-${copies}.md`);
       writeFileSync(file, base.repeat(copies));
-      const contenders = label === '~70 MB' ? ['chunkstream (workers: 0)', 'chunkstream (default pool)'] : ['chunkstream (workers: 0)'];
+      const contenders = label === '~70 MB' ? ['chunkstream (workers: 0)', 'chunkstream (workers: 1)'] : ['chunkstream (workers: 0)'];
       for (const contender of contenders) {
         const m = measure(contender, file);
         rows.push([`${contender}, ${label} (${copies} × docs)`, m]);
@@ -110,7 +110,7 @@ function streaming(): void {
 function main(): void {
   buildDist(ROOT);
   console.log(`node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; 512 tokens, cl100k_base`);
-  const contenders = ['chunkstream (workers: 0)', 'chunkstream (default pool)', 'langchain', 'chonkie', 'llamaindex'];
+  const contenders = ['chunkstream (workers: 0)', 'chunkstream (workers: 1)', 'langchain', 'chonkie', 'llamaindex'];
   for (const input of ['corpus', 'nodedocs']) {
     if (input === 'nodedocs' && !existsSync(NODE_DOCS)) {
       console.log(`\n(${NODE_DOCS} is missing: skipping Node's API docs)`);

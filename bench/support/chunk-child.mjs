@@ -3,8 +3,9 @@
  *
  *   node bench/support/chunk-child.mjs <contender> <input>
  *
- * `input` is `corpus` (every corpus Markdown file, one document each), `nodedocs` (Node's API docs concatenated
- * into one document) or the path of a Markdown file that is streamed from disk through parse() → chunk() (the
+ * The chunkstream contenders parse inline (`workers: 0`, what `'auto'` does on two cores) or on one parse thread
+ * (`workers: 1`). `input` is `corpus` (every corpus Markdown file, one document each), `nodedocs` (Node's API docs
+ * concatenated into one document) or the path of a Markdown file that is streamed from disk through parse() → chunk() (the
  * chunkstream contenders only; the peers take one string). Prints one JSON line. All contenders count tokens
  * with cl100k_base from js-tiktoken's local ranks.
  */
@@ -55,10 +56,10 @@ async function contenderRun() {
   switch (contender) {
     case 'chunkstream (workers: 0)':
       return (text) => chunkText(text, { maxSize: SIZE, unit: 'tokens' }).chunks.map((c) => c.text);
-    case 'chunkstream (default pool)':
+    case 'chunkstream (workers: 1)':
       return async (text) => {
         const out = [];
-        await pipeline(Readable.from([text]), parse({ workers: 'auto' }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
+        await pipeline(Readable.from([text]), parse({ workers: 1 }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
         return out;
       };
     case 'langchain': {
@@ -116,7 +117,7 @@ function report(seconds, cpuSeconds, bytes, sizes, peakRss = peakRssBytes()) {
 
 /** A file streamed from disk through parse() → chunk(); chunk sizes as chunkstream reports them. */
 async function streamFile(path) {
-  const workers = contender === 'chunkstream (default pool)' ? 'auto' : 0;
+  const workers = contender === 'chunkstream (workers: 1)' ? 1 : 0;
   const sizes = [];
   const t0 = performance.now();
   const cpu = process.cpuUsage();
