@@ -3,11 +3,10 @@
  * bounded window of batches in flight; errors come back once as a `ChunkError` and the pool lease is released.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ParseOptions } from '../../src/config.js';
 import { createMarkdownBatcher } from '../../src/core/markdown-batcher.js';
 import { isChunkError } from '../../src/errors.js';
@@ -16,6 +15,13 @@ import { acquireMarkdownPool, destroyMarkdownPools, markdownPoolStats, resetMark
 import { parse } from '../../src/stream/parse.js';
 import type { Block } from '../../src/types.js';
 import { corpusFiles } from '../support/property.js';
+
+// The core count `workers: 'auto'` sees, set per test (the real one by default).
+const cores = vi.hoisted(() => ({ value: 0 }));
+vi.mock('node:os', async (importOriginal) => {
+  const os = await importOriginal<typeof import('node:os')>();
+  return { ...os, availableParallelism: () => cores.value || os.availableParallelism() };
+});
 
 const SAMPLES = join(import.meta.dirname, '../../samples');
 
@@ -109,13 +115,30 @@ describe('parse({ workers })', () => {
     expect(markdownPoolStats().submitted).toBe(0);
   });
 
-  it.skipIf(availableParallelism() < 2)('auto goes parallel once the input is large', async () => {
+  it('auto goes parallel once the input is large, from three cores on', async () => {
     const { text, blocks } = corpusDocument(PART);
     if (text.length < 300_000) return;
-    expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
+    cores.value = 4;
+    try {
+      expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
+    } finally {
+      cores.value = 0;
+    }
     const stats = markdownPoolStats();
     expect(stats.submitted).toBeGreaterThan(0);
     expect(stats.parsedInWorkers).toBe(stats.submitted);
+  });
+
+  it('auto parses inline on two cores, however large the input', async () => {
+    const { text, blocks } = corpusDocument(PART);
+    if (text.length < 300_000) return;
+    cores.value = 2;
+    try {
+      expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
+    } finally {
+      cores.value = 0;
+    }
+    expect(markdownPoolStats().submitted).toBe(0);
   });
 
   it('keeps the window bounded while the consumer is paused, then delivers everything in order', async () => {
