@@ -3,7 +3,6 @@
  * shared pool of worker threads (`workers`). Formats that need the whole input first (PDF needs random access)
  * are buffered up to their cap and read at the end, page by page, with the consumer's backpressure respected.
  */
-import { availableParallelism } from 'node:os';
 import { Transform, type TransformCallback } from 'node:stream';
 import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOptions } from '../config.js';
 import type { Core } from '../core/core.js';
@@ -27,8 +26,6 @@ const DETECT_BYTES = 1024;
  * costs more than it saves.
  */
 const AUTO_POOL_AFTER = 256 * 1024;
-/** Fewest cores on which `workers: 'auto'` parses on threads. */
-const AUTO_MIN_CORES = 3;
 /** Batches in flight per pool thread: enough to keep every thread busy while the calling thread emits results. */
 const IN_FLIGHT_PER_THREAD = 2;
 
@@ -87,10 +84,7 @@ class ParseTransform extends Transform {
     this.#config = config;
     this.#format = config.format;
     const workers = config.workers;
-    // One core is the calling thread's, and V8's collector threads use a second one already: on two cores a parse
-    // thread was measured no faster than parsing inline (1.30 against 1.41 MB/s on Node's API docs) and held 40 MB
-    // more, so `auto` starts threads from three cores on.
-    this.#threads = workers === 'auto' ? (availableParallelism() >= AUTO_MIN_CORES ? autoWorkerCount() : 0) : workers;
+    this.#threads = workers === 'auto' ? autoWorkerCount() : workers;
   }
 
   override _read(size: number): void {

@@ -115,29 +115,28 @@ describe('parse({ workers })', () => {
     expect(markdownPoolStats().submitted).toBe(0);
   });
 
-  it('auto goes parallel once the input is large, from three cores on', async () => {
+  /** Streams a large corpus document with `workers: 'auto'` seeing `count` cores; checks the blocks. */
+  async function streamLargeOnCores(count: number): Promise<boolean> {
     const { text, blocks } = corpusDocument(PART);
-    if (text.length < 300_000) return;
-    cores.value = 4;
+    if (text.length < 300_000) return false;
+    cores.value = count;
     try {
       expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
     } finally {
       cores.value = 0;
     }
+    return true;
+  }
+
+  it('auto goes parallel once the input is large, from three cores on', async () => {
+    if (!(await streamLargeOnCores(4))) return;
     const stats = markdownPoolStats();
     expect(stats.submitted).toBeGreaterThan(0);
     expect(stats.parsedInWorkers).toBe(stats.submitted);
   });
 
   it('auto parses inline on two cores, however large the input', async () => {
-    const { text, blocks } = corpusDocument(PART);
-    if (text.length < 300_000) return;
-    cores.value = 2;
-    try {
-      expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
-    } finally {
-      cores.value = 0;
-    }
+    if (!(await streamLargeOnCores(2))) return;
     expect(markdownPoolStats().submitted).toBe(0);
   });
 

@@ -76,13 +76,7 @@ export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base
       at = start + match[0].length;
     }
     if (at - start <= MAX_CACHED_LENGTH) {
-      let n = cache.get(text, start, at);
-      if (n === undefined) {
-        const piece = text.slice(start, at);
-        n = countPiece(piece);
-        cache.set(piece, n);
-      }
-      total += n;
+      total += cachedCount(text, start, at, countPiece, cache);
     } else {
       total += countLongPiece(text.slice(start, at), countPiece, longCache);
     }
@@ -103,16 +97,20 @@ function countLongPiece(piece: string, countPiece: PieceCounter, cache: PieceCac
   while (start < piece.length) {
     let end = Math.min(start + MAX_PIECE_LENGTH, piece.length);
     if (end < piece.length && isLowSurrogate(piece.charCodeAt(end)) && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
-    let n = cache.get(piece, start, end);
-    if (n === undefined) {
-      const part = piece.slice(start, end);
-      n = countPiece(part);
-      cache.set(part, n);
-    }
-    total += n;
+    total += cachedCount(piece, start, end, countPiece, cache);
     start = end;
   }
   return total;
+}
+
+/** The count of `text.slice(start, end)`, from the cache or counted and remembered; the slice is made on a miss only. */
+function cachedCount(text: string, start: number, end: number, countPiece: PieceCounter, cache: PieceCache): number {
+  const hit = cache.get(text, start, end);
+  if (hit !== undefined) return hit;
+  const piece = text.slice(start, end);
+  const n = countPiece(piece);
+  cache.set(piece, n);
+  return n;
 }
 
 function isHighSurrogate(c: number): boolean {
