@@ -8,7 +8,7 @@
  * and code info strings (escapes and character references are decoded). `blocksFromBlockTree` finds the blocks
  * where these can differ and parses just those again, with inline constructs, in one small document.
  */
-import type { Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
+import type { Heading, Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../types.js';
 import type { MarkdownBatch } from './markdown-batcher.js';
@@ -35,7 +35,7 @@ export function blocksFromTree(tree: Root, batch: MarkdownBatch): Block[] {
   const blocks: Block[] = [];
   let previousEnd = 0;
   for (const node of tree.children) {
-    const block = toBlock(node, batch, node, previousEnd);
+    const block = toBlock(node, batch, node, previousEnd, false);
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -59,7 +59,7 @@ export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull:
   const blocks: Block[] = [];
   let previousEnd = 0;
   tree.children.forEach((node, i) => {
-    const block = toBlock(node, batch, inline.get(i) ?? node, previousEnd);
+    const block = toBlock(node, batch, inline.get(i) ?? node, previousEnd, true);
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -121,6 +121,72 @@ function definitionsOf(tree: Root): string {
 
 /** Markup a heading title may hold: with none of these, the title is the same text with or without inline parsing. */
 const TITLE_MARKUP = /[\\`*_[\]<>&!~$]/;
+/** The same, less the backtick: markup other than code spans. */
+const MARKUP_BESIDES_CODE = /[\\*_[\]<>&!~$]/;
+
+/**
+ * The title of a heading from the block-level parse, when no inline parse is needed to read it: its text when it
+ * holds no markup, or its text with the code spans read out when they are its only markup (the titles of API
+ * references: "`fs.readFile(path[, options])`"). Null when anything else may be in it, or when the parse left
+ * the heading without text (setext headings, whose text is never tokenized).
+ */
+function plainTitle(node: Heading): string | null {
+  if (node.children.length === 0) return null;
+  const text = toString(node);
+  if (!TITLE_MARKUP.test(text)) return text.trim();
+  return readCodeSpans(text)?.trim() ?? null;
+}
+
+/**
+ * `text` with each code span replaced by its content, as CommonMark reads it; null when there is markup outside
+ * the code spans. A run of backticks opens a span when a run of the same length follows; otherwise it is text.
+ * Inside a span nothing is markup, so it does not matter that `[`, `<` or `*` may be there.
+ */
+function readCodeSpans(text: string): string | null {
+  let out = '';
+  /** Start of the text not yet copied to `out`. */
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('`', from);
+    if (open === -1) break;
+    const openEnd = backtickRunEnd(text, open);
+    const close = matchingRun(text, openEnd, openEnd - open);
+    if (close === -1) {
+      from = openEnd;
+      continue;
+    }
+    const before = text.slice(copied, open);
+    if (MARKUP_BESIDES_CODE.test(before)) return null;
+    out += before + codeSpanContent(text.slice(openEnd, close));
+    copied = close + (openEnd - open);
+    from = copied;
+  }
+  const rest = text.slice(copied);
+  return MARKUP_BESIDES_CODE.test(rest) ? null : out + rest;
+}
+
+function backtickRunEnd(text: string, at: number): number {
+  while (text.charCodeAt(at) === 96) at++;
+  return at;
+}
+
+/** Start of the first run of exactly `length` backticks at or after `from`, or -1. */
+function matchingRun(text: string, from: number, length: number): number {
+  for (;;) {
+    const at = text.indexOf('`', from);
+    if (at === -1) return -1;
+    const end = backtickRunEnd(text, at);
+    if (end - at === length) return at;
+    from = end;
+  }
+}
+
+/** A code span's content: one space stripped from each end when both ends have one and it is not all spaces. */
+function codeSpanContent(content: string): string {
+  const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
+  return padded ? content.slice(1, -1) : content;
+}
 /** What may start an image (`![`, `<img`) or inline math (`$`) in a text. */
 const INLINE_FEATURE = /!\[|<img|\$/i;
 /** What an info string decodes (backslash escapes, character references). */
@@ -132,7 +198,7 @@ const INFO_ESCAPE = /[\\&]/;
  * is searched; a setext heading's title only exists in the full parse.
  */
 function needsInline(node: RootContent, text: string): boolean {
-  if (node.type === 'heading' && (node.children.length === 0 || TITLE_MARKUP.test(toString(node)))) return true;
+  if (node.type === 'heading' && plainTitle(node) === null) return true;
   const visit = (n: Nodes): boolean => {
     switch (n.type) {
       case 'text':
@@ -153,9 +219,10 @@ function needsInline(node: RootContent, text: string): boolean {
 
 /**
  * Maps one top-level node to a block: positions and structure from `node`, inline-dependent fields (title, info
- * string, features) from `inline`, the same node fully parsed (or `node` itself when it was).
+ * string, features) from `inline`, the same node fully parsed (or `node` itself when it was, or when `node` comes
+ * from a block-level parse and needed no inline parse: `blockLevel` says which).
  */
-function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number): Block | null {
+function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean): Block | null {
   const pos = node.position;
   if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
   let from = pos.start.offset;
@@ -180,7 +247,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   if (features !== undefined) Object.assign(base, { features });
   switch (node.type) {
     case 'heading':
-      return { kind: 'heading', ...base, depth: node.depth, title: toString(inline).trim() };
+      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node) ?? toString(node).trim()) : toString(inline).trim() };
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
       return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };

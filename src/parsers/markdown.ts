@@ -4,7 +4,8 @@
  * hand the batches to worker threads (the decoder and batcher stay on the calling thread, so cut points never
  * depend on how the work is spread).
  */
-import { unified, type Processor } from 'unified';
+import { unified } from 'unified';
+import type { Extension } from 'micromark-util-types';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
@@ -17,6 +18,7 @@ import { createMarkdownBatcher, type MarkdownBatch } from '../core/markdown-batc
 import { blocksFromBlockTree, blocksFromTree } from '../core/markdown-blocks.js';
 import type { Block } from '../types.js';
 import { untokenizedParagraphs } from './untokenized-paragraph.js';
+import { outlineOf } from './block-outline.js';
 
 /**
  * How a batch is parsed. `block` (the default) parses block structure only and re-parses in full just the blocks
@@ -37,32 +39,22 @@ const INLINE_CONSTRUCTS = [
   'tasklistCheck', 'mathText',
 ];
 
-type MarkdownExtension = { transforms?: unknown[] } | MarkdownExtension[];
-
-/** A remark plugin that turns the inline constructs off, and the tree transforms that only look at inline text. */
-function blockLevelOnly(this: Processor): void {
-  const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: MarkdownExtension[] };
-  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE_CONSTRUCTS } }, untokenizedParagraphs];
-  // The GFM autolink-literal transform searches every text node for URLs; links are not part of a block.
-  const drop = (e: MarkdownExtension): MarkdownExtension => (Array.isArray(e) ? e.map(drop) : { ...e, transforms: [] });
-  data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map(drop);
-}
-
 const fullProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath).freeze();
-const blockProcessor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter, ['yaml'])
-  .use(remarkMath)
-  .use(blockLevelOnly)
-  .freeze();
+
+/** The micromark extensions of the full parse (GFM, front matter, math), with the inline constructs off. */
+const blockExtensions: readonly Extension[] = [
+  ...((fullProcessor.data('micromarkExtensions') ?? []) as Extension[]),
+  { disable: { null: INLINE_CONSTRUCTS } },
+  untokenizedParagraphs as Extension,
+];
 
 const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 
 /** Parses one batch with remark and maps its top-level nodes to blocks. */
 export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'block'): Block[] {
   if (mode === 'block') {
-    const blocks = blocksFromBlockTree(blockProcessor.parse(batch.text) as Root, batch, parseFull);
+    const outline = outlineOf(batch.text, blockExtensions);
+    const blocks = outline === null ? null : blocksFromBlockTree(outline, batch, parseFull);
     if (blocks !== null) return blocks;
   }
   return blocksFromTree(parseFull(batch.text), batch);

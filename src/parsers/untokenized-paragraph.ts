@@ -9,7 +9,7 @@
  * that would send them to the text tokenizer. The tree gets paragraphs (and setext headings) without children;
  * the block mapping reads what it needs of them from the source.
  *
- * Typed structurally: micromark's own types live in a package this project does not depend on.
+ * Typed structurally, with just the part of micromark's tokenizer API it uses.
  */
 
 /** A character code: a UTF-16 unit, a negative virtual code (line endings, tabs), or null at the end. */

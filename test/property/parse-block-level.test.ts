@@ -108,6 +108,8 @@ describe('block-level parse = full parse', () => {
       'plain words', '*em*', '__strong__', '`code`', '[link](/u)', '[ref]', '[^1]', '![img](i.png)', '<img src="h.png">',
       '$x$', '$$y$$', '\\$', '\\*', '&amp;', '&#35;', '~~del~~', 'https://example.com', '<https://a.b>', 'a@b.co',
       '<span>', '\\', '`$`', '[x]: no', '!', '[', ']', '|', '#',
+      // Code spans, the one markup a title is read without an inline parse: padding, longer fences, markup inside.
+      '`f(a[, b])`', '` padded `', '`  `', '`` a ` b ``', '```x``', '` \t `', '`<b>`', '`*x*` and `y`', '`open',
     );
     const line = fc.array(inline, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' '));
     const info = fc.constantFrom('', 'js', 'py title="x"', 'a\\_b', 'c&amp;d', 'e &lt;f&gt;');
