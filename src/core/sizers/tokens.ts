@@ -146,13 +146,16 @@ function load(encoding: TokenEncoding): LoadedEncoding {
   return enc;
 }
 
+/**
+ * The encoding's ranks as js-tiktoken ships them: one string of 1 MB (cl100k_base) or 2 MB (o200k_base). The
+ * module is dropped from the require cache once read, so that the string can be collected when the rank table
+ * has been built from it; a process that keeps it pays for it several times over in the heap V8 sizes to it.
+ */
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
-  switch (encoding) {
-    case 'cl100k_base':
-      return requireRanks('js-tiktoken/ranks/cl100k_base') as TiktokenBPE;
-    case 'o200k_base':
-      return requireRanks('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
-  }
+  const id = `js-tiktoken/ranks/${encoding}`;
+  const ranks = requireRanks(id) as TiktokenBPE;
+  delete requireRanks.cache[requireRanks.resolve(id)];
+  return ranks;
 }
 
 /**
