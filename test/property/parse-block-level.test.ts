@@ -97,6 +97,14 @@ describe('block-level parse = full parse', () => {
     expect(table.features).toEqual({ images: ['t.png'], math: true });
   });
 
+  it('finds tables whether or not the batch has pipes', () => {
+    const blocks = expectSameBlocks('Title\n:-\nrow\n\n> quoted\n> -:\n\n- item\n\n  head\n  :-:\n  cell\n\nNote: a - b\n');
+    expect(blocks.filter((b) => b.kind === 'table')).toHaveLength(1);
+    expect(blocks.map((b) => b.kind)).toEqual(['table', 'blockquote', 'list', 'paragraph']);
+    expect(blocks[1]?.features).toEqual({ table: true });
+    expect(blocks[2]?.features).toEqual({ table: true });
+  });
+
   it('falls back to a full parse when the re-parsed blocks run into each other', () => {
     // An unclosed fence runs to the end of the batch and would swallow what the small document puts after it.
     expectSameBlocks('# A *b*\n\n```a\\_b\ncode\n\n# not a heading');
@@ -123,6 +131,8 @@ describe('block-level parse = full parse', () => {
       fc.tuple(line, line).map(([a, b]) => `> ${a}\n> - ${b}`),
       fc.tuple(line, line).map(([a, b]) => `| h | ${a.replaceAll('|', '\\|')} |\n| - | :-: |\n| ${b.replaceAll('|', '\\|')} | c |`),
       fc.constantFrom('[ref]: /url "t"', '[^1]: foot ![f](f.png)', '<div>\n<img src="d.png">\n</div>', '$$\nm\n$$', '***', '    indented $x$'),
+      // Tables the batch-level table test must not miss: one column without pipes, in quotes and list items, CRLF.
+      fc.constantFrom('h\n:-', 'h\n-:\nx', '> h\n> :-:\n> x', '- i\n\n  h\n  --:\n  x', '| a |\r\n| - |\r\n| b |', 'Note: x -- y', 'a:-b'),
     );
     const doc = fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '\n\n\n')), { minLength: 1, maxLength: 12 })
       .map((parts) => parts.map(([b, sep]) => b + sep).join(''));
