@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { invalidOption, type TokenEncoding } from '../../config.js';
 import type { Sizer } from '../../protocols.js';
+import { cl100kPreTokenEnd } from './ascii-pretokens.js';
 import { createPieceCache, createRankTable, type PieceCache, type RankTable } from './count-tables.js';
 
 /** Pre-tokens longer than this (UTF-16 units) are counted as the sum of pieces of at most this length. */
@@ -40,6 +41,8 @@ const LONG_CACHE_GENERATION = { entries: 256, units: 256 * MAX_PIECE_LENGTH };
 type PieceCounter = (piece: string) => number;
 
 interface LoadedEncoding {
+  /** The end of the pre-token at a place, found without the pattern, or -1 (see `ascii-pretokens.ts`). */
+  readonly scan?: (text: string, at: number) => number;
   /** The encoding's pre-token pattern, sticky: does a pre-token start right here? */
   readonly sticky: RegExp;
   /** The same pattern, global: where does the next pre-token start? */
@@ -58,15 +61,19 @@ export function loadedEncodings(): TokenEncoding[] {
 
 /** Exact token count of `text` (see the module comment for pre-tokens over {@link MAX_PIECE_LENGTH}). */
 export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base'): number {
-  const { sticky, pattern, cache, countPiece, longCache } = load(encoding);
+  const { scan, sticky, pattern, cache, countPiece, longCache } = load(encoding);
   let total = 0;
   let at = 0;
   while (at < text.length) {
     // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended:
-    // a sticky test finds its end without allocating a match. The global search covers a gap all the same.
+    // over ASCII, cl100k_base's scanner finds its end; otherwise a sticky test does, without allocating a match.
+    // The global search covers a gap all the same.
     let start = at;
+    const scanned = scan === undefined ? -1 : scan(text, at);
     sticky.lastIndex = at;
-    if (sticky.test(text) && sticky.lastIndex > at) {
+    if (scanned !== -1) {
+      at = scanned;
+    } else if (sticky.test(text) && sticky.lastIndex > at) {
       at = sticky.lastIndex;
     } else {
       pattern.lastIndex = at;
@@ -136,6 +143,7 @@ function load(encoding: TokenEncoding): LoadedEncoding {
   // A synchronous, lazy load: the ranks of an encoding nobody uses (o200k_base is 2 MB) are never read.
   const ranks = loadRanks(encoding);
   const enc: LoadedEncoding = {
+    ...(encoding === 'cl100k_base' ? { scan: cl100kPreTokenEnd } : {}),
     sticky: new RegExp(ranks.pat_str, 'uy'),
     pattern: new RegExp(ranks.pat_str, 'gu'),
     countPiece: createPieceCounter(createRankTable(ranks)),
