@@ -86,20 +86,21 @@ export function outlineOf(text: string, extensions: readonly Extension[]): Root 
 }
 
 /**
- * Empties the tokenizer contexts the events point to, once the outline is built.
+ * Empties the tokenizer contexts and the event tuples, once the outline is built.
  *
- * micromark runs some constructs with `Object.create(context)` as `this`. V8 gives each such object a map whose
- * prototype is the context, and maps live in the old generation: until the next full collection, that map holds
- * the context, and through it the tokenizer's events, chunks and closures, however dead they are. Every
- * scavenge then copies and promotes a batch's whole token stream; on Node's API docs a tenth of everything the
- * parse allocated went to the old generation that way, and V8 sized the heap to that rate. With the contexts
- * emptied, the maps hold nothing of the batch (promotion fell to nearly nothing on the case that shows it).
+ * micromark runs checks and interrupts with `Object.create(context)` as `this`. V8 gives each such object a map
+ * whose prototype is the context, and maps live in the old generation: until the next full collection, that map
+ * holds the context, and through it the tokenizer's events, chunks and closures, however dead they are. Every
+ * scavenge then promoted a batch's token stream: on Node's API docs a tenth of everything the parse allocated
+ * went to the old generation, and V8 sized the heap to that rate. Emptying the contexts halved it; emptying the
+ * event tuples as well (they too stayed reachable from old objects) brought it to about 1.5%.
  */
 function releaseTokenizers(events: Event[]): void {
   let last: unknown;
   const released = new Set<object>();
   for (const event of events) {
     const context = event[2] as unknown as Record<string, unknown>;
+    (event as unknown[]).length = 0;
     if (context === last || released.has(context)) continue;
     last = context;
     released.add(context);
