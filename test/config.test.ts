@@ -65,7 +65,7 @@ describe('normalizeOptions', () => {
 
 describe('normalizeParseOptions', () => {
   it('fills defaults', () => {
-    expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 16384, workers: 'auto' });
+    expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 8192, workers: 'auto' });
   });
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
