@@ -2,8 +2,9 @@
  * Maps the top-level nodes of an mdast tree (one parsed batch) to `Block`s whose offsets and lines point into the
  * whole document.
  *
- * The tree may come from a full parse, or from a block-level parse (micromark's inline constructs disabled), which
- * is about twice as fast and gives the same block structure. Only a few block fields depend on inline parsing:
+ * The tree may come from a full parse, or from a block-level parse (micromark's inline constructs disabled, the
+ * tree an outline built from its events: `block-outline.ts`), which is several times faster and gives the same
+ * block structure. Only a few block fields depend on inline parsing:
  * heading titles (emphasis, code spans, escapes, references are markup), images and inline math in `features`,
  * and code info strings (escapes and character references are decoded). `blocksFromBlockTree` finds the blocks
  * where these can differ and parses just those again, with inline constructs, in one small document.

@@ -54,14 +54,17 @@ const blockExtensionsWithoutTables: readonly Extension[] = [...blockExtensions, 
  * A line that could be a GFM table's delimiter row: after any quote markers and indentation, nothing but pipes,
  * colons, dashes and blanks, with a dash and a pipe or colon among them (a one-column table without pipes needs
  * a colon: `:-`). The table construct is tried at the start of every paragraph line, since the line could be a
- * header row; a batch without such a line cannot hold a table and skips it (on Node's API docs, 193 batches
- * of 208).
+ * header row; a batch without such a line cannot hold a table and skips it (on Node's API docs, 193 of 208
+ * batches of 16 K).
  */
 const MAY_HOLD_TABLE = /^[ \t>]*(?=[ \t|:-]*-)(?=[ \t|:-]*[|:])[ \t|:-]+$/m;
 
 const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 
-/** Parses one batch with remark and maps its top-level nodes to blocks. */
+/**
+ * Parses one batch and maps its top-level nodes to blocks: in `block` mode from the outline of micromark's events
+ * (with remark's full parse of just the blocks whose inline content matters), in `full` mode with remark.
+ */
 export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'block'): Block[] {
   if (mode === 'block') {
     const outline = outlineOf(batch.text, MAY_HOLD_TABLE.test(batch.text) ? blockExtensions : blockExtensionsWithoutTables);
