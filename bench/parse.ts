@@ -4,7 +4,7 @@
  * Input: the corpus Markdown concatenated and repeated to a base size (~17 MB) and to 4× that (~70 MB), written
  * to `.bench-tmp/` and streamed from disk. `src/` is built to `dist/` first, and every figure comes from its own
  * plain Node process (`support/parse-child.mjs`; peak RSS counts worker threads). Peers: bare remark-parse +
- * remark-gfm on the same batches (the default 16 Ki units), with and without inline constructs.
+ * remark-gfm on the same batches (the default 8 Ki units), with and without inline constructs.
  *
  * Goals: the parse() stream peaks below 200 MB of RSS on the 4× input, and takes at most 4.6× the 1× time on it.
  */

@@ -17,6 +17,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { chunk, chunkText, parse } from '../../dist/index.js';
 import { peakRssBytes } from '../../dist/cli/peak-rss.js';
+import { defaultBatches, remarkFloor } from './remark-floor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(ROOT, '../shared/corpus/md');
@@ -62,6 +63,15 @@ async function contenderRun() {
         await pipeline(Readable.from([text]), parse({ workers: 1 }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
         return out;
       };
+    case 'remark block-level, parse only': {
+      // The floor: micromark's block parse through remark on chunkstream's own batches, trees dropped, no chunks.
+      const floor = remarkFloor(true);
+      return (text) => {
+        const batches = defaultBatches();
+        for (const batch of [...batches.write(text), ...batches.end()]) floor.parse(batch.text);
+        return [];
+      };
+    }
     case 'langchain': {
       const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
       const splitter = RecursiveCharacterTextSplitter.fromLanguage('markdown', { chunkSize: SIZE, chunkOverlap: 0, lengthFunction: count });

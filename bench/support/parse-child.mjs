@@ -5,29 +5,16 @@
 import { createReadStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import { normalizeParseOptions, parse } from '../../dist/index.js';
+import { parse } from '../../dist/index.js';
 import { peakRssBytes } from '../../dist/cli/peak-rss.js';
-import { createMarkdownBatchCore } from '../../dist/parsers/markdown.js';
+import { defaultBatches, remarkFloor } from './remark-floor.mjs';
 
 const [config, path] = process.argv.slice(2);
 
-/** The inline constructs the block-level peer disables (as `src/parsers/markdown.ts` does). */
-const INLINE = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
-
 /** Bare remark on the batches chunkstream cuts, streamed from disk; trees are dropped at once. */
 async function bareRemark(blockLevel) {
-  let processor = unified().use(remarkParse).use(remarkGfm);
-  if (blockLevel) {
-    processor = processor.use(function () {
-      const data = this.data();
-      data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE } }];
-    });
-  }
-  const frozen = processor.freeze();
-  const batches = createMarkdownBatchCore(normalizeParseOptions({ format: 'markdown' }));
+  const frozen = remarkFloor(blockLevel);
+  const batches = defaultBatches();
   let bytes = 0;
   let items = 0;
   for await (const piece of createReadStream(path)) {
