@@ -156,6 +156,8 @@ function outlineFromEvents(events: Event[]): Root {
       if (top().type !== 'list') throw new UnexpectedShape(`list closing inside ${top().type}`);
       close(token.end);
     } else if (NODE_OF[type] !== undefined) {
+      // Events nest, so the node on top is the one this token opened; anything else is a shape not understood.
+      if (top().position.start !== token.start) throw new UnexpectedShape(`${type} closing ${top().type}`);
       close(token.end);
     }
   }
