@@ -103,9 +103,21 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): M
     const full = children[2 * k];
     const pos = full?.position;
     if (full === undefined || full.type !== w.node.type || pos?.start.offset !== w.at || pos.end.offset !== w.at + w.length) return null;
+    // Alone in the small document, a block can nest differently: "> 2) x" after a paragraph is a quoted paragraph
+    // (an ordered list not starting at 1 cannot interrupt one), but a list when it opens a document.
+    if (containerShape(full) !== containerShape(w.node)) return null;
     out.set(w.index, full);
   }
   return out;
+}
+
+/** Containers whose children are blocks; the shape of a block is its type and, for these, its children's shapes. */
+const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinition']);
+
+/** The block structure of a node: types of the nested blocks, not descending into phrasing content. */
+function containerShape(node: Nodes): string {
+  if (!CONTAINERS.has(node.type)) return node.type;
+  return `${node.type}(${(node as Parent).children.map((child) => containerShape(child as Nodes)).join(',')})`;
 }
 
 /** Stand-ins for every link and footnote definition of `tree`: only their labels matter to inline parsing. */
@@ -135,8 +147,13 @@ function plainTitle(node: Heading): string | null {
   if (node.children.length === 0) return null;
   const text = toString(node);
   if (!TITLE_MARKUP.test(text)) return text.trim();
+  // A GFM autolink literal (`http://…`, `www.…`, an e-mail address) may run over backticks and keep them as text.
+  if (AUTOLINK_LITERAL.test(text)) return null;
   return readCodeSpans(text)?.trim() ?? null;
 }
+
+/** What may start a GFM autolink literal. */
+const AUTOLINK_LITERAL = /www\.|:\/\/|@/i;
 
 /**
  * `text` with each code span replaced by its content, as CommonMark reads it; null when there is markup outside

@@ -105,6 +105,14 @@ describe('block-level parse = full parse', () => {
     expect(blocks[2]?.features).toEqual({ table: true });
   });
 
+  it('re-parses alone only what nests the same alone', () => {
+    // An autolink literal runs over the backticks: they are text, not a code span.
+    expect(expectSameBlocks('# http://a.b`c`d\n')[0]).toMatchObject({ title: 'http://a.b`c`d' });
+    // After a paragraph, "> 2) x" quotes a paragraph (a list not starting at 1 cannot interrupt one); alone, it
+    // would quote a list.
+    expect(expectSameBlocks('para\n> 2) x $y$\n')[1]).toMatchObject({ kind: 'blockquote', features: { math: true } });
+  });
+
   it('falls back to a full parse when the re-parsed blocks run into each other', () => {
     // An unclosed fence runs to the end of the batch and would swallow what the small document puts after it.
     expectSameBlocks('# A *b*\n\n```a\\_b\ncode\n\n# not a heading');
@@ -118,6 +126,7 @@ describe('block-level parse = full parse', () => {
       '<span>', '\\', '`$`', '[x]: no', '!', '[', ']', '|', '#',
       // Code spans, the one markup a title is read without an inline parse: padding, longer fences, markup inside.
       '`f(a[, b])`', '` padded `', '`  `', '`` a ` b ``', '```x``', '` \t `', '`<b>`', '`*x*` and `y`', '`open',
+      'http://a.b`c`', 'www.a.b`c`d`', 'a@b.c`d`',
     );
     const line = fc.array(inline, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' '));
     const info = fc.constantFrom('', 'js', 'py title="x"', 'a\\_b', 'c&amp;d', 'e &lt;f&gt;');
