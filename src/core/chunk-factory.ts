@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { NO_HEADING } from './heading-tracker.js';
+import { isSpaceCode } from './segment-windows.js';
 
 /** What a strategy knows about a chunk before it is numbered. */
 export interface ChunkDraft {
@@ -57,18 +58,11 @@ export function countWords(text: string): number {
   let words = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const blank = isWhitespace(text.charCodeAt(i));
+    const blank = isSpaceCode(text.charCodeAt(i));
     if (!blank && !inWord) words++;
     inWord = !blank;
   }
   return words;
-}
-
-/** JavaScript's `\s`: ASCII blanks and line ends, no-break and Unicode spaces, line and paragraph separators, BOM. */
-function isWhitespace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Numbers a draft and fills id, counts and hash. */

@@ -10,11 +10,14 @@ export const SEGMENT_WINDOW = 4096;
 /** Characters on each side of a position looked at to decide whether it is a grapheme-cluster boundary. */
 const CLUSTER_CONTEXT = 32;
 
-/** True for the characters `String.prototype.trim` and `/\s/` treat as whitespace. */
+/**
+ * True for the characters `String.prototype.trim` and `/\s/` treat as whitespace: ASCII blanks and line ends,
+ * no-break and Unicode spaces, line and paragraph separators, the BOM.
+ */
 export function isSpaceCode(c: number): boolean {
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  if (c < 128) return false;
-  return /\s/.test(String.fromCharCode(c));
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /**

@@ -128,6 +128,11 @@ function outlineFromEvents(events: Event[]): Root {
     if (stack.length === 0) throw new UnexpectedShape('closing the root');
     node.position.end = end;
   };
+  /** At the event that ends a list item (the next item's prefix, or the list's exit): closes the open item. */
+  const closeListItem = (index: number): void => {
+    if (top().type === 'listItem') close(listItemEnd(events, index));
+    if (top().type !== 'list') throw new UnexpectedShape(`list item ending inside ${top().type}`);
+  };
 
   for (let index = 0; index < events.length; index++) {
     const [kind, token, context] = events[index] as Event;
@@ -135,7 +140,10 @@ function outlineFromEvents(events: Event[]): Root {
     if (kind === 'enter') {
       const make = NODE_OF[type];
       if (make !== undefined) open(make(), token);
-      else if (type === 'listItemPrefix') openListItem(events, index, stack, open, close);
+      else if (type === 'listItemPrefix') {
+        closeListItem(index);
+        open({ type: 'listItem', spread: false, checked: null, children: [] }, token);
+      }
       if (COLLECTED_INTO[type] !== undefined) collected = '';
       continue;
     }
@@ -152,8 +160,7 @@ function outlineFromEvents(events: Event[]): Root {
     } else if (type === 'setextHeadingLineSequence') {
       top().depth = context.sliceSerialize(token).codePointAt(0) === 61 ? 1 : 2;
     } else if (type === 'listOrdered' || type === 'listUnordered') {
-      if (top().type === 'listItem') close(listItemEnd(events, index));
-      if (top().type !== 'list') throw new UnexpectedShape(`list closing inside ${top().type}`);
+      closeListItem(index);
       close(token.end);
     } else if (NODE_OF[type] !== undefined) {
       // Events nest, so the node on top is the one this token opened; anything else is a shape not understood.
@@ -165,20 +172,6 @@ function outlineFromEvents(events: Event[]): Root {
   const children = root.children as OutlineNode[];
   if (children.length > 0) root.position = { start: (children[0] as OutlineNode).position.start, end: (children.at(-1) as OutlineNode).position.end };
   return root as unknown as Root;
-}
-
-/** At an item's prefix: closes the list's previous item, and opens the new one. */
-function openListItem(
-  events: Event[],
-  index: number,
-  stack: OutlineNode[],
-  open: (node: Omit<OutlineNode, 'position'>, token: Token) => void,
-  close: (end: Place) => void,
-): void {
-  const top = (): OutlineNode => stack[stack.length - 1] as OutlineNode;
-  if (top().type === 'listItem') close(listItemEnd(events, index));
-  if (top().type !== 'list') throw new UnexpectedShape(`list item prefix inside ${top().type}`);
-  open({ type: 'listItem', spread: false, checked: null, children: [] }, (events[index] as Event)[1]);
 }
 
 /**

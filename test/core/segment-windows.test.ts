@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, segmentWindows, windowEnd } from '../../src/core/segment-windows.js';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/core/segment-windows.js';
 
 const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+describe('isSpaceCode', () => {
+  it('agrees with /\\s/ on every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+});
 
 describe('grapheme boundaries', () => {
   it('knows CR LF, combining marks, ZWJ sequences, surrogate pairs and prepended marks', () => {

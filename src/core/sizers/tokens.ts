@@ -41,11 +41,9 @@ const LONG_CACHE_GENERATION = { entries: 256, units: 256 * MAX_PIECE_LENGTH };
 type PieceCounter = (piece: string) => number;
 
 interface LoadedEncoding {
-  /** The end of the pre-token at a place, found without the pattern, or -1 (see `ascii-pretokens.ts`). */
-  readonly scan?: (text: string, at: number) => number;
-  /** The encoding's pre-token pattern, sticky: does a pre-token start right here? */
-  readonly sticky: RegExp;
-  /** The same pattern, global: where does the next pre-token start? */
+  /** The end of the pre-token that starts at `at`, or -1 when none starts there. */
+  readonly preTokenEnd: (text: string, at: number) => number;
+  /** The encoding's pre-token pattern, global: where does the next pre-token start? */
   readonly pattern: RegExp;
   readonly countPiece: PieceCounter;
   readonly cache: PieceCache;
@@ -61,20 +59,16 @@ export function loadedEncodings(): TokenEncoding[] {
 
 /** Exact token count of `text` (see the module comment for pre-tokens over {@link MAX_PIECE_LENGTH}). */
 export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base'): number {
-  const { scan, sticky, pattern, cache, countPiece, longCache } = load(encoding);
+  const { preTokenEnd, pattern, cache, countPiece, longCache } = load(encoding);
   let total = 0;
   let at = 0;
   while (at < text.length) {
-    // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended:
-    // over ASCII, cl100k_base's scanner finds its end; otherwise a sticky test does, without allocating a match.
+    // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended.
     // The global search covers a gap all the same.
     let start = at;
-    const scanned = scan === undefined ? -1 : scan(text, at);
-    sticky.lastIndex = at;
-    if (scanned !== -1) {
-      at = scanned;
-    } else if (sticky.test(text) && sticky.lastIndex > at) {
-      at = sticky.lastIndex;
+    const end = preTokenEnd(text, at);
+    if (end !== -1) {
+      at = end;
     } else {
       pattern.lastIndex = at;
       const match = pattern.exec(text);
@@ -95,6 +89,22 @@ export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base
 export function createTokenSizer(encoding: TokenEncoding = 'cl100k_base'): Sizer {
   checkEncoding(encoding);
   return { size: (text) => countTokens(text, encoding) };
+}
+
+/** Pre-token ends by the encoding's pattern, sticky: a test at `at`, without allocating a match. */
+function patternEnd(sticky: RegExp): (text: string, at: number) => number {
+  return (text, at) => {
+    sticky.lastIndex = at;
+    return sticky.test(text) && sticky.lastIndex > at ? sticky.lastIndex : -1;
+  };
+}
+
+/** cl100k_base's pre-token ends: the ASCII scanner's, the pattern's where a character outside ASCII decides. */
+function scannedOrMatched(matched: (text: string, at: number) => number): (text: string, at: number) => number {
+  return (text, at) => {
+    const end = cl100kPreTokenEnd(text, at);
+    return end !== -1 ? end : matched(text, at);
+  };
 }
 
 /** Cuts an over-long pre-token into pieces of at most `MAX_PIECE_LENGTH` units, never inside a surrogate pair. */
@@ -142,9 +152,9 @@ function load(encoding: TokenEncoding): LoadedEncoding {
   checkEncoding(encoding);
   // A synchronous, lazy load: the ranks of an encoding nobody uses (o200k_base is 2 MB) are never read.
   const ranks = loadRanks(encoding);
+  const sticky = new RegExp(ranks.pat_str, 'uy');
   const enc: LoadedEncoding = {
-    ...(encoding === 'cl100k_base' ? { scan: cl100kPreTokenEnd } : {}),
-    sticky: new RegExp(ranks.pat_str, 'uy'),
+    preTokenEnd: encoding === 'cl100k_base' ? scannedOrMatched(patternEnd(sticky)) : patternEnd(sticky),
     pattern: new RegExp(ranks.pat_str, 'gu'),
     countPiece: createPieceCounter(createRankTable(ranks)),
     cache: createPieceCache(CACHE_GENERATION),
