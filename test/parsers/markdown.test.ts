@@ -148,6 +148,31 @@ describe('parse() stream', () => {
     expect(await streamBlocks(pieces, { batchSize: 128 })).toEqual(parseMarkdown(bytes, { batchSize: 128 }));
   });
 
+  it('parses a large write piece by piece: the same blocks, inline and on the pool', async () => {
+    const text = readFileSync(new URL('../../samples/guide.md', import.meta.url), 'utf8');
+    const bytes = Buffer.from(text.repeat(Math.ceil(200_000 / text.length)));
+    const expected = parseMarkdown(bytes, { batchSize: 1024 });
+    expect(await streamBlocks([bytes], { batchSize: 1024, workers: 0 })).toEqual(expected);
+    expect(await streamBlocks([bytes.subarray(0, 70_000), bytes.subarray(70_000)], { batchSize: 1024, workers: 1 })).toEqual(expected);
+  });
+
+  it('fails once with ERR_BUFFER_OVERFLOW when a later piece of a large write overflows, after the blocks before it', async () => {
+    const before = 'A paragraph of words.\n\n'.repeat(2000);
+    const bytes = Buffer.from(`${before}${'x'.repeat(20_000)}\n\nafter\n`);
+    const out: Block[] = [];
+    const errors: unknown[] = [];
+    await pipeline(
+      Readable.from([bytes], { objectMode: true }),
+      parse({ batchSize: 1024, maxBufferBytes: 16_384, workers: 0 }).on('error', (e) => errors.push(e)),
+      new Writable({ objectMode: true, write: (b, _e, cb) => (out.push(b), cb()) }),
+    ).catch(() => undefined);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'ERR_BUFFER_OVERFLOW', byteOffset: before.length });
+    // The pieces before the long line were parsed and emitted: their paragraphs came out before the error.
+    expect(out.length).toBeGreaterThan(1000);
+    expect(out.every((b) => b.kind === 'paragraph')).toBe(true);
+  });
+
   it('detects PDF input from the first bytes and Markdown otherwise', async () => {
     const blocks = await streamBlocks(['# T', 'itle\n\nbody\n']);
     expect(blocks.map((b) => b.kind)).toEqual(['heading', 'paragraph']);
