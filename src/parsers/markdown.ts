@@ -9,7 +9,6 @@ import type { Extension } from 'micromark-util-types';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkMath from 'remark-math';
 import type { Root } from 'mdast';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../config.js';
 import type { Core } from '../core/core.js';
@@ -19,6 +18,7 @@ import { blocksFromBlockTree, blocksFromTree } from '../core/markdown-blocks.js'
 import type { Block } from '../types.js';
 import { untokenizedParagraphs } from './untokenized-paragraph.js';
 import { outlineOf } from './block-outline.js';
+import { remarkMathSyntax } from './math-syntax.js';
 
 /**
  * How a batch is parsed. `block` (the default) parses block structure only and re-parses in full just the blocks
@@ -39,7 +39,7 @@ const INLINE_CONSTRUCTS = [
   'tasklistCheck', 'mathText',
 ];
 
-const fullProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath).freeze();
+const fullProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMathSyntax).freeze();
 
 /** The micromark extensions of the full parse (GFM, front matter, math), with the inline constructs off. */
 const blockExtensions: readonly Extension[] = [

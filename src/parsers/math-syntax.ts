@@ -1,0 +1,48 @@
+/**
+ * `$$` math blocks and `$` inline math, as remark-math adds them, without KaTeX.
+ *
+ * remark-math is two lines over `micromark-extension-math` (the syntax) and `mdast-util-math` (the tree). But
+ * `micromark-extension-math`'s entry point also exports its HTML renderer, which imports KaTeX: importing
+ * remark-math loaded KaTeX's 1.2 MB of source and kept some 2.4 MB of heap and 9 MB of memory for a renderer
+ * chunkstream never calls. Its syntax half is read here from the package's own `lib/syntax.js`, which the
+ * package does not list in its exports, so it is found next to the resolved entry point. Should a later version
+ * move that file, the entry point is used instead: the same syntax, with KaTeX loaded.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { math as mathExtension } from 'micromark-extension-math';
+import { mathFromMarkdown } from 'mdast-util-math';
+import type { Processor } from 'unified';
+
+type MathSyntax = { math: typeof mathExtension; source: 'syntax' | 'entry' };
+
+/**
+ * Loads the syntax half, synchronously: `require` of an ES module (Node 20.19 and later) keeps this module free of
+ * top-level await, which would stop CommonJS users from requiring chunkstream and worker threads under a
+ * TypeScript loader from starting.
+ */
+function loadMath(): MathSyntax {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('micromark-extension-math');
+  try {
+    const syntax = require(join(dirname(entry), 'lib', 'syntax.js')) as { math?: typeof mathExtension };
+    if (typeof syntax.math === 'function') return { math: syntax.math, source: 'syntax' };
+  } catch {
+    // Moved or renamed in a later version: the entry point below has the same export.
+  }
+  return { math: (require(entry) as { math: typeof mathExtension }).math, source: 'entry' };
+}
+
+const loaded = loadMath();
+const math = loaded.math;
+
+/** Where the math syntax came from: `syntax` (KaTeX not loaded) or `entry` (a later layout of the package). */
+export const mathSyntaxSource: 'syntax' | 'entry' = loaded.source;
+
+/** A unified plugin doing what remark-math does for parsing: math syntax in, `math` and `inlineMath` nodes out. */
+export function remarkMathSyntax(this: Processor): undefined {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(math());
+  (data.fromMarkdownExtensions ??= []).push(mathFromMarkdown());
+  return undefined;
+}
