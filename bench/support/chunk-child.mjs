@@ -13,8 +13,6 @@ import { createReadStream, existsSync, readdirSync, readFileSync, statSync } fro
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { chunk, chunkText, parse } from '../../dist/index.js';
 import { peakRssBytes } from '../../dist/cli/peak-rss.js';
 import { defaultBatches, remarkFloor } from './remark-floor.mjs';
@@ -46,10 +44,15 @@ function documents(name) {
   throw new Error(`unknown input ${name}`);
 }
 
-// The peers' length function: js-tiktoken's own encoder (the one their documentation pairs them with). Built on
-// first use: it holds some 70 MB, which the streaming runs, measured for memory, must not carry.
+// The peers' length function: js-tiktoken's own encoder (the one their documentation pairs them with). Loaded
+// only where it is used: it holds some 70 MB, and even its ranks module (two strings of a megabyte each) would
+// weigh on chunkstream's figures, measured for memory in the same process.
 let encoder;
-const enc = () => (encoder ??= new Tiktoken(cl100k));
+async function loadEncoder() {
+  const [{ Tiktoken }, { default: ranks }] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
+  encoder ??= new Tiktoken(ranks);
+}
+const enc = () => encoder;
 const count = (t) => enc().encode(t, [], []).length;
 
 /** A function from one document to its chunk texts. */
@@ -73,17 +76,20 @@ async function contenderRun() {
       };
     }
     case 'langchain': {
+      await loadEncoder();
       const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
       const splitter = RecursiveCharacterTextSplitter.fromLanguage('markdown', { chunkSize: SIZE, chunkOverlap: 0, lengthFunction: count });
       return (text) => splitter.splitText(text);
     }
     case 'chonkie': {
+      await loadEncoder();
       const { RecursiveChunker } = await import('@chonkiejs/core');
       const tokenizer = { encode: (t) => enc().encode(t, [], []), decode: (ids) => enc().decode(ids), countTokens: count, decodeBatch: (b) => b.map((ids) => enc().decode(ids)) };
       const chunker = await RecursiveChunker.create({ chunkSize: SIZE, tokenizer });
       return async (text) => (await chunker.chunk(text)).map((c) => c.text);
     }
     case 'llamaindex': {
+      await loadEncoder();
       const { MarkdownNodeParser, SentenceSplitter } = await import('@llamaindex/core/node-parser');
       const { Document } = await import('@llamaindex/core/schema');
       const markdown = new MarkdownNodeParser();
@@ -159,6 +165,7 @@ async function runDocuments(name) {
   const second = await pass();
   // The peak before the sizes are counted: the reference counter below is js-tiktoken's 70 MB encoder.
   const peak = peakRssBytes();
+  await loadEncoder();
   return { ...report(second.seconds, second.cpuSeconds, bytes, second.texts.map(count), peak), firstSeconds: first.seconds };
 }
 
