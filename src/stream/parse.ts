@@ -148,7 +148,7 @@ class ParseTransform extends Transform {
   #markdownPieces(pieces: (string | Uint8Array)[], from: number, callback: TransformCallback): void {
     const core = this.#core as Core<string | Uint8Array, MarkdownBatch>;
     try {
-      for (let index = from; index < pieces.length; index++) {
+      for (let index = from; index < pieces.length && !this.destroyed; index++) {
         const batches = core.write(pieces[index] as string | Uint8Array);
         if (batches.length === 0) continue;
         let answered = false;

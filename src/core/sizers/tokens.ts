@@ -16,6 +16,7 @@
  * merge is quadratic in the length of one pre-token (10,000 × `x` takes seconds), so nobody can afford the exact
  * figure; the sum of pieces is close to it (a piece boundary can only split one token in two).
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { invalidOption, type TokenEncoding } from '../../config.js';
@@ -165,15 +166,32 @@ function load(encoding: TokenEncoding): LoadedEncoding {
 }
 
 /**
- * The encoding's ranks as js-tiktoken ships them: one string of 1 MB (cl100k_base) or 2 MB (o200k_base). The
- * module is dropped from the require cache once read, so that the string can be collected when the rank table
- * has been built from it; a process that keeps it pays for it several times over in the heap V8 sizes to it.
+ * The encoding's ranks as js-tiktoken ships them: one string of 1 MB (cl100k_base) or 2 MB (o200k_base), in a
+ * CommonJS file that is nothing but `module.exports = {...}` with a JSON object. The file is read and its object
+ * parsed, not `require`d: a required module stays reachable from the requiring module's `children` (the cache
+ * entry aside), and with it the string, after the rank table has been built from it; a process that keeps it
+ * pays for it several times over in the heap V8 sizes to it. Should a later version ship another format, the
+ * file is required after all.
  */
 function loadRanks(encoding: TokenEncoding): TiktokenBPE {
-  const id = `js-tiktoken/ranks/${encoding}`;
-  const ranks = requireRanks(id) as TiktokenBPE;
-  delete requireRanks.cache[requireRanks.resolve(id)];
+  const path = requireRanks.resolve(`js-tiktoken/ranks/${encoding}`);
+  const parsed = readRanksFile(path);
+  if (parsed !== null) return parsed;
+  const ranks = requireRanks(path) as TiktokenBPE;
+  delete requireRanks.cache[path];
   return ranks;
+}
+
+/** The ranks in a file of the shape `module.exports = {...};` with a JSON object, or null when it is not one. */
+export function readRanksFile(path: string): TiktokenBPE | null {
+  const source = readFileSync(path, 'utf8');
+  try {
+    const ranks = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as Partial<TiktokenBPE>;
+    if (typeof ranks.pat_str === 'string' && typeof ranks.bpe_ranks === 'string') return ranks as TiktokenBPE;
+  } catch {
+    // Not plain JSON.
+  }
+  return null;
 }
 
 /**
