@@ -108,9 +108,13 @@ function streaming(): void {
     const slowdown = rate(one) / rate(m);
     console.log(`- ${label}: time per MB is ${slowdown.toFixed(2)}× the 1× run's (cpu ${(one.bytes / one.cpuSeconds / (m.bytes / m.cpuSeconds)).toFixed(2)}×); within 10% of linear: ${slowdown <= 1.1 ? 'PASS' : 'FAIL'}`);
   }
+  // The goal is for the inline parse, what 'auto' does on two cores, at every size; the run with a parse thread
+  // carries a second V8 heap and is shown for reference.
   for (const [key, m] of measured) {
-    if (!key.endsWith('~70 MB')) continue;
-    console.log(`- ${key}: peak RSS ${m.peakRssMb.toFixed(0)} MB < ${RSS_GOAL_MB}: ${m.peakRssMb < RSS_GOAL_MB ? 'PASS' : 'FAIL'}`);
+    const verdict = key.startsWith('chunkstream (workers: 0)')
+      ? `< ${RSS_GOAL_MB}: ${m.peakRssMb < RSS_GOAL_MB ? 'PASS' : 'FAIL'}`
+      : '(parse thread with its own V8 heap; for reference)';
+    console.log(`- ${key}: peak RSS ${m.peakRssMb.toFixed(0)} MB ${verdict}`);
   }
   console.log('\nThe peers take one string: they hold the whole document (and their chunks) in memory, so they are not run on it.');
 }
