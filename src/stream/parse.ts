@@ -143,7 +143,7 @@ class ParseTransform extends Transform {
    * Batches and parses `pieces[from..]` one after the other, then calls `callback`. A read of 64 KB is thus
    * decoded a piece at a time, each piece's batches parsed before the next piece is decoded: no string of the
    * whole read stays alive while all its batches are parsed, so V8 does not promote it (and what points into it)
-   * to the old generation. On Node's API docs, 8 KB pieces cut the bytes promoted by the parse by some 40%.
+   * to the old generation. On Node's API docs, 8 KB pieces cut the bytes `parse()` promotes by a fifth.
    */
   #markdownPieces(pieces: (string | Uint8Array)[], from: number, callback: TransformCallback): void {
     const core = this.#core as Core<string | Uint8Array, MarkdownBatch>;
