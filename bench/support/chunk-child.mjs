@@ -52,8 +52,7 @@ async function loadEncoder() {
   const [{ Tiktoken }, { default: ranks }] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
   encoder ??= new Tiktoken(ranks);
 }
-const enc = () => encoder;
-const count = (t) => enc().encode(t, [], []).length;
+const count = (t) => encoder.encode(t, [], []).length;
 
 /** A function from one document to its chunk texts. */
 async function contenderRun() {
@@ -84,7 +83,7 @@ async function contenderRun() {
     case 'chonkie': {
       await loadEncoder();
       const { RecursiveChunker } = await import('@chonkiejs/core');
-      const tokenizer = { encode: (t) => enc().encode(t, [], []), decode: (ids) => enc().decode(ids), countTokens: count, decodeBatch: (b) => b.map((ids) => enc().decode(ids)) };
+      const tokenizer = { encode: (t) => encoder.encode(t, [], []), decode: (ids) => encoder.decode(ids), countTokens: count, decodeBatch: (b) => b.map((ids) => encoder.decode(ids)) };
       const chunker = await RecursiveChunker.create({ chunkSize: SIZE, tokenizer });
       return async (text) => (await chunker.chunk(text)).map((c) => c.text);
     }
@@ -93,7 +92,7 @@ async function contenderRun() {
       const { MarkdownNodeParser, SentenceSplitter } = await import('@llamaindex/core/node-parser');
       const { Document } = await import('@llamaindex/core/schema');
       const markdown = new MarkdownNodeParser();
-      const sentences = new SentenceSplitter({ chunkSize: SIZE, chunkOverlap: 0, tokenizer: { encode: (t) => enc().encode(t, [], []), decode: (ids) => enc().decode(ids) } });
+      const sentences = new SentenceSplitter({ chunkSize: SIZE, chunkOverlap: 0, tokenizer: { encode: (t) => encoder.encode(t, [], []), decode: (ids) => encoder.decode(ids) } });
       return (text) => sentences.getNodesFromDocuments(markdown.getNodesFromDocuments([new Document({ text })])).map((n) => n.getContent(0));
     }
     default:

@@ -6,18 +6,15 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import { normalizeParseOptions } from '../../dist/index.js';
-import { createMarkdownBatchCore } from '../../dist/parsers/markdown.js';
+import { createMarkdownBatchCore, INLINE_CONSTRUCTS } from '../../dist/parsers/markdown.js';
 
-/** The inline constructs the block-level floor disables (as the block-level parse in `src/parsers/markdown.ts` does). */
-const INLINE = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
-
-/** A frozen remark processor: full, or with micromark's inline constructs off. */
+/** A frozen remark processor: full, or with micromark's inline constructs off (those chunkstream's block parse turns off). */
 export function remarkFloor(blockLevel) {
   let processor = unified().use(remarkParse).use(remarkGfm);
   if (blockLevel) {
     processor = processor.use(function () {
       const data = this.data();
-      data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: INLINE } }];
+      data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: [...INLINE_CONSTRUCTS] } }];
     });
   }
   return processor.freeze();

@@ -126,12 +126,13 @@ class ParseTransform extends Transform {
         const batches = this.#held.flatMap((piece) => core.write(piece));
         this.#held = [];
         batches.push(...core.end());
-        return this.#markdown(batches, true, callback);
+        const pending = this.#markdown(batches, true);
+        return pending === null ? callback() : settle(pending, callback);
       }
     } catch (error) {
       return callback(toChunkError(error));
     }
-    this.#readDeferred(this.#format as 'pdf' | 'transcript').then(() => callback(), (error) => callback(toChunkError(error)));
+    settle(this.#readDeferred(this.#format as 'pdf' | 'transcript'), callback);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -151,23 +152,9 @@ class ParseTransform extends Transform {
       for (let index = from; index < pieces.length && !this.destroyed; index++) {
         const batches = core.write(pieces[index] as string | Uint8Array);
         if (batches.length === 0) continue;
-        let answered = false;
-        let failure: Error | null | undefined;
-        let waiting = false;
-        this.#markdown(batches, false, (error) => {
-          if (!waiting) {
-            // Parsed inline: the loop carries on, without growing the stack.
-            answered = true;
-            failure = error;
-          } else if (error) callback(error);
-          else this.#markdownPieces(pieces, index + 1, callback);
-        });
-        if (!answered) {
-          // The pool took the batches: the next piece waits for room.
-          waiting = true;
-          return;
-        }
-        if (failure) return callback(failure);
+        const pending = this.#markdown(batches, false);
+        // The pool took the batches: the next piece waits for room.
+        if (pending !== null) return settle(pending, callback, () => this.#markdownPieces(pieces, index + 1, callback));
       }
     } catch (error) {
       return callback(toChunkError(error));
@@ -177,11 +164,11 @@ class ParseTransform extends Transform {
 
   /**
    * Parses Markdown batches and pushes their blocks in document order; with `final`, waits for every batch in
-   * flight. Calls `callback` once: at once when all was parsed inline, else when the pool has room for the next
-   * write (at most `IN_FLIGHT_PER_THREAD` batches per thread are in flight, so a slow consumer holds the writer
-   * back instead of letting batches pile up).
+   * flight. Returns null when all is done already (parsed inline, or held back), else a promise that settles
+   * once the pool has room for the next write (at most `IN_FLIGHT_PER_THREAD` batches per thread are in flight,
+   * so a slow consumer holds the writer back instead of letting batches pile up).
    */
-  #markdown(batches: MarkdownBatch[], final: boolean, callback: TransformCallback): void {
+  #markdown(batches: MarkdownBatch[], final: boolean): Promise<void> | null {
     if (!this.#parallel && this.#threads > 0) {
       if (this.#config.workers !== 'auto') {
         this.#parallel = true;
@@ -190,10 +177,7 @@ class ParseTransform extends Transform {
         // the first batches inline would grow this thread's heap for nothing once the pool takes over.
         for (const batch of batches) this.#batched += batch.text.length;
         this.#undecided.push(...batches);
-        if (this.#batched <= AUTO_POOL_AFTER && !final) {
-          callback();
-          return;
-        }
+        if (this.#batched <= AUTO_POOL_AFTER && !final) return null;
         this.#parallel = this.#batched > AUTO_POOL_AFTER;
         batches = this.#undecided;
         this.#undecided = [];
@@ -201,18 +185,14 @@ class ParseTransform extends Transform {
     }
     if (!this.#parallel) {
       for (const batch of batches) this.#pushAll(this.#gaps.fill(batch, parseBatch(batch)));
-      callback();
-      return;
+      return null;
     }
-    this.#dispatch(batches, final).then(
-      () => callback(),
-      (error: unknown) => {
-        // Batches still in flight settle on their own; nothing of them is pushed after the error.
-        this.#pending = [];
-        this.#release();
-        callback(toChunkError(error));
-      },
-    );
+    return this.#dispatch(batches, final).catch((error: unknown) => {
+      // Batches still in flight settle on their own; nothing of them is pushed after the error.
+      this.#pending = [];
+      this.#release();
+      throw error;
+    });
   }
 
   async #dispatch(batches: MarkdownBatch[], final: boolean): Promise<void> {
@@ -311,6 +291,11 @@ class ParseTransform extends Transform {
     if (this.destroyed) return;
     for (const block of blocks) this.push(block);
   }
+}
+
+/** Calls `next` (by default `callback`) once `pending` is fulfilled, or `callback` with its error as a `ChunkError`. */
+function settle(pending: Promise<void>, callback: TransformCallback, next: () => void = () => callback()): void {
+  pending.then(next, (error: unknown) => callback(toChunkError(error)));
 }
 
 /** Bytes decoded and batched at a time (see `#markdownPieces`). */

@@ -156,7 +156,6 @@ function createGeneration(limits: PieceCacheLimits): Generation {
   };
 }
 
-/** A power of two at least twice `count`: probes stay short at a load factor of one half. */
 /**
  * Decodes js-tiktoken's compressed ranks straight into one byte pool: token `t` is `pool[starts[t]..starts[t + 1])`
  * with rank `rankOf[t]`. The string is read in place, one field at a time: splitting it and decoding each token
@@ -195,6 +194,7 @@ function decodeRanks(source: string): { pool: Uint8Array; starts: Int32Array; ra
   return { pool: pool.subarray(0, at), starts, rankOf, count };
 }
 
+/** A power of two at least twice `count`: probes stay short at a load factor of one half. */
 function tableCapacity(count: number): number {
   let capacity = 16;
   while (capacity < 2 * count) capacity *= 2;
