@@ -90,15 +90,30 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
       let n = rest.length;
       let chunk = build(rest);
       const over = () => chunk.size > config.maxSize && !(chunk.oversized ?? false);
+      let headingsCut = false;
       while (over() && n > 1) {
         if (onlyHeadings(rest.slice(0, n - 1))) {
-          const headingsSize = sizer.size(rest.slice(0, n - 1).map((p, i) => (i === 0 ? '' : p.gapBefore) + p.text).join(''));
-          const recut = recutPiece(rest[n - 1] as Piece, limitFor(chunk.heading) - headingsSize - gapSize((rest[n - 1] as Piece).gapBefore));
+          const headings = rest.slice(0, n - 1);
+          const headingsSize = sizer.size(headings.map((p, i) => (i === 0 ? '' : p.gapBefore) + p.text).join(''));
+          const room = limitFor(chunk.heading) - headingsSize - gapSize((rest[n - 1] as Piece).gapBefore);
+          if (room < 1) {
+            // The headings fill a chunk on their own: the last one is cut, and its first part goes with the
+            // headings before it, so that the rest of it can open the next chunk with content.
+            const last = headings.at(-1) as Piece;
+            const parts = recutPiece(last, Math.max(1, Math.floor(last.size / 2)));
+            if (parts.length < 2) break;
+            out.push(build([...headings.slice(0, -1), parts[0] as Piece]));
+            rest = [...parts.slice(1), ...rest.slice(n - 1)];
+            headingsCut = true;
+            break;
+          }
+          const recut = recutPiece(rest[n - 1] as Piece, room);
           if (recut.length < 2) break;
           rest = [...rest.slice(0, n - 1), ...recut, ...rest.slice(n)];
         } else n--;
         chunk = build(rest.slice(0, n));
       }
+      if (headingsCut) continue;
       if (n === 1 && over()) {
         // One piece whose framed size is over (non-additive sizer, breadcrumb): cut it smaller.
         const recut = recutPiece(rest[0] as Piece, limitFor(chunk.heading));

@@ -41,6 +41,17 @@ describe('chunkText', () => {
     }
   });
 
+  it('cuts a heading that fills a chunk alone, so that its last part opens the next chunk with content', () => {
+    // The heading is exactly 32 cl100k tokens: with the paragraph's first word it would be 34.
+    const heading = "# What these PDFs hold (facts from pdfplumber's own test suite, jsvine/pdfplumber@147f2c4, MIT)";
+    const text = `${heading}\n\nUse them to test table extraction: a table found in one of these should come out as a block.\n`;
+    const { chunks } = chunkText(text, { maxSize: 32 });
+    expect(chunks.every((c) => c.size <= 32)).toBe(true);
+    expect(chunks[0]?.text.startsWith('# What these PDFs hold')).toBe(true);
+    expect(chunks[0]?.text.length).toBeLessThan(heading.length);
+    expect(chunks[1]?.text).toMatch(/MIT\)\n\nUse/);
+  });
+
   it('splits a large table between rows and repeats the header as prefix', () => {
     const rows = Array.from({ length: 60 }, (_, i) => `| row ${i} | value ${i * 7} | some words in a cell |`);
     const table = ['| Name | Value | Notes |', '|------|-------|-------|', ...rows].join('\n');
