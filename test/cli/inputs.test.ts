@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs, formatFromExtension } from '../../src/cli/inputs.js';
-import { CORPUS } from '../support/property.js';
+import { guidePdf } from '../support/pdf-samples.js';
 
 let dir: string;
 beforeAll(() => {
@@ -16,7 +16,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'docs/README'), 'text without extension\n');
   writeFileSync(join(dir, 'docs/.hidden.md'), '# hidden\n');
   writeFileSync(join(dir, 'docs/scan.bin'), '%PDF-1.7\n...');
-  symlinkSync(join(CORPUS, 'pdf/multi_page.pdf'), join(dir, 'docs/linked.pdf'));
+  writeFileSync(join(dir, 'guide.pdf'), guidePdf());
+  symlinkSync(join(dir, 'guide.pdf'), join(dir, 'docs/linked.pdf'));
   writeFileSync(join(dir, 'NOTES'), 'a note\n');
   writeFileSync(join(dir, 'blob'), Buffer.from([1, 0, 2]));
 });

@@ -14,7 +14,9 @@ import { parseMarkdown } from '../../src/parsers/markdown.js';
 import { acquireMarkdownPool, destroyMarkdownPools, markdownPoolStats, resetMarkdownPoolStats } from '../../src/parsers/markdown-pool.js';
 import { parse } from '../../src/stream/parse.js';
 import type { Block } from '../../src/types.js';
-import { corpusFiles } from '../support/property.js';
+import fc from 'fast-check';
+import { corpusFiles, describeCorpus } from '../support/corpus.js';
+import { markdownDocument } from '../support/markdown-arbitrary.js';
 
 // The core count `workers: 'auto'` sees, set per test (the real one by default).
 const cores = vi.hoisted(() => ({ value: 0 }));
@@ -50,20 +52,31 @@ async function streamBlocks(input: Buffer[], options: ParseOptions): Promise<Blo
   return out;
 }
 
-/** The corpus Markdown as one document, with its blocks parsed once (in 16 KiB batches) for every test here. */
-const CORPUS_BATCH = 16 * 1024;
-const corpus = new Map<number, { text: string; blocks: Block[] }>();
-/** The corpus files joined until `limit` characters (whole files). */
-function corpusDocument(limit = Infinity): { text: string; blocks: Block[] } {
-  let doc = corpus.get(limit);
+/** Batches of 16 KiB: a large document makes dozens of them. */
+const LARGE_BATCH = 16 * 1024;
+const large = new Map<string, { text: string; blocks: Block[] }>();
+/**
+ * A large document and its blocks (parsed once, in 16 KiB batches, for every test here): generated Markdown of
+ * every construct the generator knows, joined until `limit` characters, or with `corpus`, the corpus Markdown.
+ */
+function largeDocument(limit: number, corpus = false): { text: string; blocks: Block[] } {
+  const key = `${limit}:${corpus}`;
+  let doc = large.get(key);
   if (doc === undefined) {
     let text = '';
-    for (const file of corpusFiles('md', ['.md'])) {
-      if (text.length >= limit) break;
-      text += `${readFileSync(file, 'utf8')}\n\n`;
+    if (corpus) {
+      for (const file of corpusFiles('', ['.md'])) {
+        if (text.length >= limit) break;
+        text += `${readFileSync(file, 'utf8')}\n\n`;
+      }
+    } else {
+      for (const generated of fc.sample(markdownDocument, { seed: 20261201, numRuns: 4000 })) {
+        if (text.length >= limit) break;
+        text += `${generated}\n\n`;
+      }
     }
-    doc = { text, blocks: parseMarkdown(text, { batchSize: CORPUS_BATCH }) };
-    corpus.set(limit, doc);
+    doc = { text, blocks: parseMarkdown(text, { batchSize: LARGE_BATCH }) };
+    large.set(key, doc);
   }
   return doc;
 }
@@ -74,6 +87,19 @@ const waitFor = async (check: () => boolean, ms = 10_000): Promise<void> => {
   const until = Date.now() + ms;
   while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
 };
+
+/** Streams a large document to a pool of two threads in random-size pieces: its blocks, from the threads, in order. */
+async function expectPooledBlocks({ text, blocks: expected }: { text: string; blocks: Block[] }): Promise<void> {
+  expect(text.length).toBeGreaterThan(300_000);
+  const bytes = Buffer.from(text);
+  const options = { batchSize: LARGE_BATCH };
+  const blocks = await streamBlocks(pieces(bytes, 7, 70_000), { ...options, workers: 2 });
+  expect(blocks).toEqual(expected);
+  const batcher = createMarkdownBatcher({ batchSize: options.batchSize, maxBufferBytes: 16 * 1024 * 1024 });
+  const batches = [...batcher.write(text), ...batcher.end()].length;
+  expect(markdownPoolStats()).toMatchObject({ submitted: batches, parsedInWorkers: batches, inFlight: 0, leases: 0 });
+  expect(markdownPoolStats().peakInFlight).toBeLessThanOrEqual(4);
+}
 
 beforeEach(() => resetMarkdownPoolStats());
 afterAll(() => destroyMarkdownPools());
@@ -92,19 +118,8 @@ describe('parse({ workers })', () => {
     expect(stats.leases).toBe(0);
   });
 
-  it('gives exactly parseMarkdown’s blocks on the whole corpus, in random-size pieces', async () => {
-    const { text, blocks: expected } = corpusDocument();
-    if (text === '') return;
-    const bytes = Buffer.from(text);
-    const options = { batchSize: CORPUS_BATCH };
-    const blocks = await streamBlocks(pieces(bytes, 7, 70_000), { ...options, workers: 2 });
-    expect(blocks).toEqual(expected);
-    const batches = (() => {
-      const b = createMarkdownBatcher({ batchSize: options.batchSize, maxBufferBytes: 16 * 1024 * 1024 });
-      return [...b.write(text), ...b.end()].length;
-    })();
-    expect(markdownPoolStats()).toMatchObject({ submitted: batches, parsedInWorkers: batches, inFlight: 0, leases: 0 });
-    expect(markdownPoolStats().peakInFlight).toBeLessThanOrEqual(4);
+  it('gives exactly parseMarkdown’s blocks on a large generated document, in random-size pieces', async () => {
+    await expectPooledBlocks(largeDocument(PART));
   });
 
   it('workers: 0 parses inline, and auto stays inline for a small input', async () => {
@@ -115,35 +130,32 @@ describe('parse({ workers })', () => {
     expect(markdownPoolStats().submitted).toBe(0);
   });
 
-  /** Streams a large corpus document with `workers: 'auto'` seeing `count` cores; checks the blocks. */
-  async function streamLargeOnCores(count: number): Promise<boolean> {
-    const { text, blocks } = corpusDocument(PART);
-    if (text.length < 300_000) return false;
+  /** Streams a large document with `workers: 'auto'` seeing `count` cores; checks the blocks. */
+  async function streamLargeOnCores(count: number): Promise<void> {
+    const { text, blocks } = largeDocument(PART);
     cores.value = count;
     try {
-      expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: CORPUS_BATCH })).toEqual(blocks);
+      expect(await streamBlocks(pieces(Buffer.from(text), 3, 50_000), { batchSize: LARGE_BATCH })).toEqual(blocks);
     } finally {
       cores.value = 0;
     }
-    return true;
   }
 
   it('auto goes parallel once the input is large, from three cores on', async () => {
-    if (!(await streamLargeOnCores(4))) return;
+    await streamLargeOnCores(4);
     const stats = markdownPoolStats();
     expect(stats.submitted).toBeGreaterThan(0);
     expect(stats.parsedInWorkers).toBe(stats.submitted);
   });
 
   it('auto parses inline on two cores, however large the input', async () => {
-    if (!(await streamLargeOnCores(2))) return;
+    await streamLargeOnCores(2);
     expect(markdownPoolStats().submitted).toBe(0);
   });
 
   it('keeps the window bounded while the consumer is paused, then delivers everything in order', async () => {
-    const { text, blocks: expected } = corpusDocument(PART);
-    if (text === '') return;
-    const options = { workers: 2, batchSize: CORPUS_BATCH };
+    const { text, blocks: expected } = largeDocument(PART);
+    const options = { workers: 2, batchSize: LARGE_BATCH };
     const stream = parse(options);
     const source = Readable.from(pieces(Buffer.from(text), 11, 20_000));
     source.pipe(stream);
@@ -224,5 +236,11 @@ describe('parse({ workers })', () => {
     await expect(lease.parse(bogus)).rejects.toMatchObject({ name: 'ChunkError', code: 'ERR_INTERNAL' });
     lease.release();
     expect(markdownPoolStats().leases).toBe(0);
+  });
+});
+
+describeCorpus('parse({ workers }) on the corpus', () => {
+  it('gives exactly parseMarkdown’s blocks on the whole corpus Markdown, in random-size pieces', async () => {
+    await expectPooledBlocks(largeDocument(Infinity, true));
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +6,10 @@ import { parsePdf, type PdfDocument, type PdfInfo } from '../../src/parsers/pdf.
 import { parse } from '../../src/stream/parse.js';
 import { isChunkError } from '../../src/errors.js';
 import type { Block, HeadingBlock } from '../../src/types.js';
+import { corpusPath, describeCorpus, itWithCorpusFile } from '../support/corpus.js';
 import { buildPdf, textAt } from '../support/pdf-builder.js';
 import { corpusPdf, letters, pageLetters } from '../support/pdf-corpus.js';
-import { CORPUS } from '../support/property.js';
+import { GUIDE_HEADER, GUIDE_HEADINGS, GUIDE_OUTLINE, guideElements, guidePdf, guidePdfWithOutline, longPdf } from '../support/pdf-samples.js';
 
 const ENCRYPTED = new URL('../fixtures/encrypted-aes256.pdf', import.meta.url).pathname;
 
@@ -39,14 +40,94 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a failure');
 }
 
-describe('parsePdf on the corpus', () => {
-  const docs: Record<string, PdfDocument> = {};
+/** Blocks whose first and last characters are not on the pages the block names, checked against bare pdf.js. */
+async function misplacedBlocks(source: string | Uint8Array, doc: PdfDocument): Promise<string[]> {
+  const pages = await pageLetters(source);
+  const wrong: string[] = [];
+  for (const b of doc.blocks) {
+    const l = letters(b.text);
+    if (l.length === 0) continue;
+    const first = b.page as number;
+    const last = b.pageEnd ?? first;
+    // Twelve letters from each end. A line at a page break may be shorter than that, and the labels of a figure
+    // are read in another order than the text layer's, so the first and last words stand in.
+    const words = b.text.split(/\s+/).map(letters).filter((w) => w.length > 0);
+    const headOk = (pages[first - 1] ?? '').includes(l.slice(0, 12)) || (pages[first - 1] ?? '').includes(words[0] ?? '');
+    const tailOk = (pages[last - 1] ?? '').includes(l.slice(-12)) || (pages[last - 1] ?? '').includes(words[words.length - 1] ?? '');
+    if (!headOk || !tailOk) wrong.push(`p${first}-${last}: ${b.text.slice(0, 50)}`);
+  }
+  return wrong;
+}
+
+describe('parsePdf on generated documents', () => {
+  let guide: PdfDocument;
+  let outlined: PdfDocument;
   beforeAll(async () => {
-    for (const name of ['multi_page.pdf', 'pdkids.pdf', 'tracemonkey.pdf', 'freeculture.pdf']) docs[name] = await parsePdf(corpusPdf(name));
+    guide = await parsePdf(guidePdf());
+    outlined = await parsePdf(guidePdfWithOutline());
   });
 
-  it('finds the headings of the reference conversion of multi_page.pdf', () => {
-    const reference = readFileSync(`${CORPUS}/pdf/groundtruth/multi_page.md`, 'utf8')
+  it('makes headings from font sizes, deeper for smaller sizes', () => {
+    expect(headings(guide).map((h) => ({ title: h.title, depth: h.depth }))).toEqual(GUIDE_HEADINGS);
+  });
+
+  it('takes the headings and their depths from the outline when there is one, and no others', () => {
+    const expected = GUIDE_OUTLINE.flatMap((e) => [{ title: e.title, depth: 1 }, ...(e.children ?? []).map((c) => ({ title: c.title, depth: 2 }))]);
+    expect(headings(outlined).map((h) => ({ title: h.title, depth: h.depth }))).toEqual(expected);
+    // The title is larger than any bookmarked heading, but not a bookmark: with an outline, fonts make no heading.
+    expect(outlined.blocks.find((b) => b.text === 'A Field Guide to Chunking')?.kind).toBe('paragraph');
+  });
+
+  it('reads every paragraph whole and in order, across the columns of a two-column page, hyphenated words joined', () => {
+    const paragraphs = guideElements().flatMap((e) => ('paragraph' in e ? [e.paragraph] : []));
+    // The typeset pages do hyphenate: the test would say nothing about joining otherwise.
+    expect(Buffer.from(guidePdf()).toString('latin1').match(/\p{L}-\) Tj/gu)?.length).toBeGreaterThan(5);
+    const texts = guide.blocks.filter((b) => b.kind === 'paragraph').map((b) => b.text);
+    expect(texts.filter((t) => paragraphs.includes(t))).toEqual(paragraphs);
+    const twoColumns = guide.blocks.filter((b) => b.page === 3 && b.kind === 'paragraph').map((b) => b.text);
+    expect(twoColumns).toEqual(paragraphs.slice(6, 9));
+  });
+
+  it('drops the running header and the page numbers', () => {
+    expect(guide.pages).toBe(4);
+    expect(guide.blocks.filter((b) => b.text.includes(GUIDE_HEADER) || /^\d+$/.test(b.text)).map((b) => b.text)).toEqual([]);
+    const long = longPdf(30);
+    return parsePdf(long).then((doc) => {
+      expect(doc.pages).toBeGreaterThan(20);
+      expect(doc.blocks.filter((b) => b.text.includes('LONG DOCUMENT') || /^\d+$/.test(b.text)).map((b) => b.text)).toEqual([]);
+    });
+  });
+
+  it('makes a list of bulleted lines, one item each', () => {
+    const list = guide.blocks.find((b) => b.kind === 'list');
+    expect(list).toMatchObject({ kind: 'list', page: 1 });
+    expect(list?.kind === 'list' && list.items.map((i) => guide.text.slice(i.start, i.end))).toEqual([
+      '• Install the package from the registry.',
+      '• Run the command on a folder of documents.',
+      '• Open the report and look at every boundary.',
+    ]);
+  });
+
+  it('gives each block the pages its first and last characters come from', async () => {
+    expect(await misplacedBlocks(guidePdf(), guide)).toEqual([]);
+    expect(await misplacedBlocks(guidePdfWithOutline(), outlined)).toEqual([]);
+  });
+
+  it('reports the page count, and no OCR need for a document with text', () => {
+    expect(guide).toMatchObject({ pages: 4, needsOcr: false, warnings: [] });
+  });
+});
+
+describeCorpus('parsePdf on known PDFs', () => {
+  const docs: Record<string, PdfDocument> = {};
+  beforeAll(async () => {
+    for (const name of ['multi_page.pdf', 'pdkids.pdf', 'tracemonkey.pdf', 'freeculture.pdf']) {
+      if (existsSync(corpusPdf(name))) docs[name] = await parsePdf(corpusPdf(name));
+    }
+  });
+
+  itWithCorpusFile('pdf/groundtruth/multi_page.md')('finds the headings of the reference conversion of multi_page.pdf', () => {
+    const reference = readFileSync(corpusPath('pdf/groundtruth/multi_page.md'), 'utf8')
       .split('\n')
       .filter((l) => /^#{1,6} /.test(l))
       .map((l) => l.replace(/^#+ /, ''));
@@ -62,7 +143,7 @@ describe('parsePdf on the corpus', () => {
     expect(found.length).toBe(reference.length);
   });
 
-  it('makes the story titles of pdkids.pdf headings', () => {
+  itWithCorpusFile('pdf/pdkids.pdf')('makes the story titles of pdkids.pdf headings', () => {
     const titles = [
       'The Buried Moon - An English Fairy Tale',
       'The Kind Giver and the Grudging Giver',
@@ -86,7 +167,7 @@ describe('parsePdf on the corpus', () => {
     expect(docs['pdkids.pdf']!.blocks.find((b) => b.text === 'by Edmund Dulac')?.kind).toBe('paragraph');
   });
 
-  it('reads the abstract of the two-column tracemonkey.pdf as one paragraph, in order', () => {
+  itWithCorpusFile('pdf/tracemonkey.pdf')('reads the abstract of the two-column tracemonkey.pdf as one paragraph, in order', () => {
     const blocks = docs['tracemonkey.pdf']!.blocks;
     const at = blocks.findIndex((b) => b.text.startsWith('Dynamic languages such as JavaScript are more difficult'));
     expect(blocks[at - 1]).toMatchObject({ kind: 'heading', title: 'Abstract', page: 1 });
@@ -110,7 +191,7 @@ describe('parsePdf on the corpus', () => {
     expect(intro).toBeLessThan(right);
   });
 
-  it('leaves no running header or footer of freeculture.pdf in the text', () => {
+  itWithCorpusFile('pdf/freeculture.pdf')('leaves no running header or footer of freeculture.pdf in the text', () => {
     const doc = docs['freeculture.pdf']!;
     expect(doc.pages).toBe(352);
     // Pages 9 and 10 are the table of contents, where "CONCLUSION 257" is content, and the index from page 339 on
@@ -131,51 +212,36 @@ describe('parsePdf on the corpus', () => {
   });
 
   it('gives each block the pages its first and last characters come from', async () => {
-    for (const [name, doc] of Object.entries(docs)) {
-      const pages = await pageLetters(corpusPdf(name));
-      const wrong: string[] = [];
-      for (const b of doc.blocks) {
-        const l = letters(b.text);
-        if (l.length === 0) continue;
-        const first = b.page as number;
-        const last = b.pageEnd ?? first;
-        // Twelve letters from each end. A line at a page break may be shorter than that, and the labels of a figure
-        // are read in another order than the text layer's, so the first and last words stand in.
-        const words = b.text.split(/\s+/).map(letters).filter((w) => w.length > 0);
-        const headOk = (pages[first - 1] ?? '').includes(l.slice(0, 12)) || (pages[first - 1] ?? '').includes(words[0] ?? '');
-        const tailOk = (pages[last - 1] ?? '').includes(l.slice(-12)) || (pages[last - 1] ?? '').includes(words[words.length - 1] ?? '');
-        if (!headOk || !tailOk) wrong.push(`${name} p${first}-${last}: ${b.text.slice(0, 50)}`);
-      }
-      expect(wrong).toEqual([]);
-    }
+    for (const [name, doc] of Object.entries(docs)) expect(await misplacedBlocks(corpusPdf(name), doc), name).toEqual([]);
   });
 
-  it('reports the page count, and no OCR need for a document with text', () => {
+  itWithCorpusFile('pdf/multi_page.pdf')('reports the page count, and no OCR need for a document with text', () => {
     expect(docs['multi_page.pdf']).toMatchObject({ pages: 5, needsOcr: false, warnings: [] });
   });
 });
 
 describe('parse() with PDF input', () => {
   it('detects a PDF from its first bytes, streams the blocks of parsePdf and tells the info before ending', async () => {
-    const bytes = new Uint8Array(readFileSync(corpusPdf('multi_page.pdf')));
+    const bytes = guidePdfWithOutline();
     const doc = await parsePdf(bytes);
     const streamed = await streamPdf(bytes, {}, 7919);
     expect(streamed.blocks).toEqual(doc.blocks);
-    expect(streamed.info).toEqual({ pages: 5, needsOcr: false, warnings: [] });
+    expect(streamed.info).toEqual({ pages: 4, needsOcr: false, warnings: [] });
     expect(streamed.infoBeforeEnd).toBe(true);
   });
 
   it('fails with ERR_PDF_TOO_LARGE past maxPdfBytes', async () => {
-    const bytes = new Uint8Array(readFileSync(corpusPdf('multi_page.pdf')));
-    const error = await failure(streamPdf(bytes, { maxPdfBytes: 50_000 }));
+    const bytes = longPdf(10);
+    expect(bytes.length).toBeGreaterThan(20_000);
+    const error = await failure(streamPdf(bytes, { maxPdfBytes: 20_000 }, 4096));
     expect(isChunkError(error, 'ERR_PDF_TOO_LARGE')).toBe(true);
-    expect((error as Error).message).toMatch(/maxPdfBytes \(50000 bytes\)/);
+    expect((error as Error).message).toMatch(/maxPdfBytes \(20000 bytes\)/);
   });
 });
 
 describe('bad PDF input', () => {
   it('rejects a truncated PDF with ERR_PDF_INVALID, from bytes and from a stream', async () => {
-    const bytes = new Uint8Array(readFileSync(corpusPdf('tracemonkey.pdf')));
+    const bytes = longPdf(10);
     const truncated = bytes.slice(0, Math.floor(bytes.length * 0.6));
     const error = await failure(parsePdf(truncated));
     expect(isChunkError(error, 'ERR_PDF_INVALID')).toBe(true);

@@ -1,8 +1,10 @@
 /**
- * The chunk contracts (DESIGN.md 1–3, 5) for PDF input, over every corpus PDF at several sizes, against the extracted
- * document text; chunk pages against the pages the characters came from; running headers absent from chunk text.
+ * The chunk contracts (DESIGN.md 1–3, 5) for PDF input at several sizes, against the extracted document text;
+ * chunk pages against the pages the characters came from; running headers absent from chunk text. Over PDFs the
+ * tests typeset themselves, and over every corpus PDF when the corpus is there.
  */
 import { basename } from 'node:path';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkBlocks, chunkFile } from '../../src/api.js';
 import { normalizeOptions, type ChunkOptions } from '../../src/config.js';
@@ -10,10 +12,14 @@ import { runCore } from '../../src/core/core.js';
 import { createHeadingStage } from '../../src/core/heading-tracker.js';
 import { createSizer } from '../../src/core/sizers/index.js';
 import { parsePdf, type PdfDocument } from '../../src/parsers/pdf.js';
-import type { Block, Chunk } from '../../src/types.js';
+import type { Chunk } from '../../src/types.js';
 import { checkChunks } from '../support/chunk-contracts.js';
+import { corpusFiles, describeCorpus, itWithCorpusFile } from '../support/corpus.js';
+import { buildPdf, typeset } from '../support/pdf-builder.js';
 import { corpusPdf } from '../support/pdf-corpus.js';
-import { corpusFiles } from '../support/property.js';
+import { GUIDE_HEADER, guidePdf, guidePdfWithOutline, longPdf } from '../support/pdf-samples.js';
+import { pdfDocumentArbitrary } from '../support/pdf-arbitrary.js';
+import { fcParams } from '../support/property.js';
 
 const SIZES: ChunkOptions[] = [
   { unit: 'tokens', maxSize: 128 },
@@ -31,37 +37,84 @@ function pageOfOffsets(doc: PdfDocument): Uint16Array {
   return pages;
 }
 
-const files = corpusFiles('pdf', ['.pdf']);
+/** Chunks `doc` at each size and checks the contracts and every chunk's pages. */
+function checkPdfChunks(doc: PdfDocument, sizes: readonly ChunkOptions[] = SIZES): void {
+  const blocks = runCore(createHeadingStage(), doc.blocks);
+  const pages = pageOfOffsets(doc);
+  for (const size of sizes) {
+    const config = normalizeOptions(size);
+    const { chunks } = chunkBlocks(doc.blocks, size);
+    if (doc.blocks.length > 0) expect(chunks.length).toBeGreaterThan(0);
+    checkChunks(doc.text, blocks, chunks, config, createSizer(config));
+    // With overlap, a chunk may open inside the previous chunk's last block, whose first page it then reports:
+    // its pages then cover its characters' pages. Without overlap they are exactly those pages.
+    const wrong = chunks.filter((c: Chunk) =>
+      config.overlap === 0
+        ? c.pageStart !== pages[c.start] || c.pageEnd !== pages[c.end - 1]
+        : (c.pageStart as number) > (pages[c.start] as number) || c.pageEnd !== pages[c.end - 1],
+    );
+    expect(wrong.map((c) => `#${c.index} p${c.pageStart}-${c.pageEnd}, characters from p${pages[c.start]}-${pages[c.end - 1]}`)).toEqual([]);
+  }
+}
 
-describe('PDF chunks over the corpus', () => {
-  const docs = new Map<string, { doc: PdfDocument; blocks: Block[]; pages: Uint16Array }>();
-  beforeAll(async () => {
-    for (const file of files) {
-      const doc = await parsePdf(file);
-      docs.set(file, { doc, blocks: runCore(createHeadingStage(), doc.blocks), pages: pageOfOffsets(doc) });
+describe('PDF chunks over generated documents', () => {
+  it('the guide, the guide with an outline and a long document: contracts and pages', async () => {
+    for (const bytes of [guidePdf(), guidePdfWithOutline(), longPdf(12)]) checkPdfChunks(await parsePdf(bytes));
+  });
+
+  it('random typeset documents: contracts and pages', async () => {
+    await fc.assert(
+      fc.asyncProperty(pdfDocumentArbitrary, async ({ elements, options }) => {
+        checkPdfChunks(await parsePdf(buildPdf(typeset(elements, options))), [SIZES[0] as ChunkOptions, { unit: 'chars', maxSize: 300, overlap: 40 }]);
+      }),
+      fcParams(25),
+    );
+  });
+
+  it('leaves no running header or page number in chunk text', async () => {
+    const doc = await parsePdf(longPdf(20));
+    for (const size of SIZES) {
+      const { chunks } = chunkBlocks(doc.blocks, size);
+      expect(chunks.filter((c) => c.text.includes('LONG DOCUMENT') || /(^|\n)\d{1,3}($|\n)/.test(c.text)).map((c) => c.text.slice(0, 60))).toEqual([]);
     }
+  });
+});
+
+describe('chunkFile on a PDF', () => {
+  it('reports pages and gives every chunk its pages', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const path = join(mkdtempSync(join(tmpdir(), 'chunkstream-')), 'guide.pdf');
+    writeFileSync(path, guidePdfWithOutline());
+    const { chunks, statistics, text, format } = await chunkFile(path, { maxSize: 256 });
+    expect(format).toBe('pdf');
+    expect(statistics).toMatchObject({ pages: 4, warnings: [] });
+    expect(statistics.needsOcr).toBeUndefined();
+    for (const c of chunks) expect(text.slice(c.start, c.end)).toBe(c.text);
+    expect(chunks[0]).toMatchObject({ pageStart: 1 });
+    expect(chunks[chunks.length - 1]).toMatchObject({ pageEnd: 4 });
+    expect(chunks.some((c) => c.text.includes(GUIDE_HEADER))).toBe(false);
+    expect(chunks.find((c) => c.text.startsWith('Choosing a Size'))?.heading.path).toEqual(['Getting Started', 'Choosing a Size']);
+  });
+});
+
+describeCorpus('PDF chunks', () => {
+  const files = corpusFiles('', ['.pdf']);
+  const docs = new Map<string, PdfDocument | Error>();
+  beforeAll(async () => {
+    for (const file of files) docs.set(file, await parsePdf(file).catch((error: Error) => error));
   });
 
   it.each(files.map((f) => [basename(f), f]))('%s: exact slices, sizes, order and coverage, headings, pages', (_name, file) => {
-    const { doc, blocks, pages } = docs.get(file)!;
-    for (const size of SIZES) {
-      const config = normalizeOptions(size);
-      const { chunks } = chunkBlocks(doc.blocks, size);
-      expect(chunks.length).toBeGreaterThan(0);
-      checkChunks(doc.text, blocks, chunks, config, createSizer(config));
-      // With overlap, a chunk may open inside the previous chunk's last block, whose first page it then reports:
-      // its pages then cover its characters' pages. Without overlap they are exactly those pages.
-      const wrong = chunks.filter((c: Chunk) =>
-        config.overlap === 0
-          ? c.pageStart !== pages[c.start] || c.pageEnd !== pages[c.end - 1]
-          : (c.pageStart as number) > (pages[c.start] as number) || c.pageEnd !== pages[c.end - 1],
-      );
-      expect(wrong.map((c) => `#${c.index} p${c.pageStart}-${c.pageEnd}, characters from p${pages[c.start]}-${pages[c.end - 1]}`)).toEqual([]);
-    }
+    const doc = docs.get(file) as PdfDocument | Error;
+    // A PDF that cannot be read (encrypted, broken) must say so with a PDF error code.
+    if (doc instanceof Error) expect(doc).toMatchObject({ name: 'ChunkError', code: expect.stringMatching(/^ERR_PDF_/) });
+    else checkPdfChunks(doc);
   });
 
-  it('leaves no running header or footer of freeculture.pdf in chunk text', () => {
-    const { doc } = docs.get(corpusPdf('freeculture.pdf'))!;
+  itWithCorpusFile('pdf/freeculture.pdf')('leaves no running header or footer of freeculture.pdf in chunk text', () => {
+    const doc = docs.get(corpusPdf('freeculture.pdf')) as PdfDocument;
     for (const size of SIZES) {
       const { chunks } = chunkBlocks(doc.blocks, size);
       const furniture = chunks.filter(
@@ -76,17 +129,11 @@ describe('PDF chunks over the corpus', () => {
       expect(furniture.map((c) => `p${c.pageStart}: ${c.text.slice(0, 60)}`)).toEqual([]);
     }
   });
-});
 
-describe('chunkFile on a PDF', () => {
-  it('reports pages and gives every chunk its pages', async () => {
-    const { chunks, statistics, text, format } = await chunkFile(corpusPdf('multi_page.pdf'), { maxSize: 256 });
-    expect(format).toBe('pdf');
+  itWithCorpusFile('pdf/multi_page.pdf')('chunkFile reports the pages of multi_page.pdf and its section headings', async () => {
+    const { chunks, statistics } = await chunkFile(corpusPdf('multi_page.pdf'), { maxSize: 256 });
     expect(statistics).toMatchObject({ pages: 5, warnings: [] });
-    expect(statistics.needsOcr).toBeUndefined();
-    for (const c of chunks) expect(text.slice(c.start, c.end)).toBe(c.text);
-    expect(chunks[0]).toMatchObject({ pageStart: 1 });
-    expect(chunks[chunks.length - 1]).toMatchObject({ pageEnd: 5 });
+    expect(chunks.at(-1)).toMatchObject({ pageEnd: 5 });
     expect(chunks.find((c) => c.text.includes('Undo/Redo'))?.heading.path.at(-1)).toBe('Key Features That Changed Word Processing');
   });
 });

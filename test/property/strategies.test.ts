@@ -9,7 +9,9 @@ import { byTurns } from '../../src/core/strategies/turns.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../src/core/strategies/window.js';
 import type { Sizer } from '../../src/protocols.js';
 import type { Chunk } from '../../src/types.js';
-import { corpusFiles, fcParams } from '../support/property.js';
+import { corpusFiles, describeCorpus } from '../support/corpus.js';
+import { fcParams } from '../support/property.js';
+import { sampleMarkdownFiles } from '../support/samples.js';
 import { tiktokenSizer } from '../support/tiktoken.js';
 
 const wordCount: Sizer = { size: (t) => t.split(/\s+/).filter(Boolean).length };
@@ -145,18 +147,29 @@ describe('slidingWindow (property)', () => {
     );
   });
 
-  it('keeps 512-token windows on the Markdown corpus within 512 cl100k tokens', () => {
-    const files = corpusFiles('md/jupyterlab-docs', ['.md']).slice(0, 25);
-    const chunker = slidingWindow({ size: 512, overlap: 64, sizer: tiktokenSizer });
-    for (const file of files) {
-      const s = readFileSync(file, 'utf8');
-      const chunks = chunker({ id: 'p', text: s });
-      expectExactSlices(s, chunks);
-      expectCovered(s, chunks);
-      for (const c of chunks) if (!c.oversized) expect(c.size).toBeLessThanOrEqual(512);
-    }
+  it('keeps 512-token windows on the samples within 512 cl100k tokens', () => {
+    checkWindows(sampleMarkdownFiles(), 512);
   });
 });
+
+describeCorpus('slidingWindow on the Markdown', () => {
+  it('keeps 512-token windows within 512 cl100k tokens', () => {
+    checkWindows(corpusFiles('', ['.md']).slice(0, 25), 512);
+  });
+});
+
+/** Windows of `size` cl100k tokens over each file: exact slices, covering the file, within size. */
+function checkWindows(files: string[], size: number): void {
+  expect(files.length).toBeGreaterThan(0);
+  const chunker = slidingWindow({ size, overlap: 64, sizer: tiktokenSizer });
+  for (const file of files) {
+    const s = readFileSync(file, 'utf8');
+    const chunks = chunker({ id: 'p', text: s });
+    expectExactSlices(s, chunks);
+    expectCovered(s, chunks);
+    for (const c of chunks) if (!c.oversized) expect(c.size).toBeLessThanOrEqual(size);
+  }
+}
 
 describe('byMarkers (property)', () => {
   const markers = fc.constantFrom<(string | RegExp)[]>(['\n\n'], ['\n# ', '\n\n'], [/\n(?=#)/, '\n', ' '], ['\r\n', /(?=a)/]);

@@ -17,7 +17,9 @@ import type { ChunkOptions } from '../../src/config.js';
 import { parseMarkdown } from '../../src/parsers/markdown.js';
 import type { Block, Chunk, ListItemSpan, Span } from '../../src/types.js';
 import { markdownDocument } from '../support/markdown-arbitrary.js';
-import { corpusFiles, fcParams } from '../support/property.js';
+import { corpusFiles, describeCorpus } from '../support/corpus.js';
+import { fcParams } from '../support/property.js';
+import { sampleMarkdownFiles } from '../support/samples.js';
 
 const remark = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath).freeze();
 const topLevel = (markdown: string): RootContent[] => (remark.parse(markdown) as Root).children;
@@ -102,17 +104,27 @@ describe('structure-faithful chunks', () => {
     );
   });
 
-  it('over the samples and the corpus (jupyterlab fences, free-programming-books lists)', () => {
-    const files = [...corpusFiles('md', ['.md']), ...['structures.md', 'guide.md'].map((n) => new URL(`../../samples/${n}`, import.meta.url).pathname)];
-    expect(files.length).toBeGreaterThan(60);
-    for (const file of files) {
-      for (const options of [{ maxSize: 128 }, { maxSize: 512, contextualize: true }] as ChunkOptions[]) {
-        try {
-          checkStructure(readFileSync(file, 'utf8'), options);
-        } catch (error) {
-          throw new Error(`${file} ${JSON.stringify(options)}: ${(error as Error).message}`);
-        }
-      }
-    }
+  it('over the samples and the Markdown fixtures', () => {
+    checkFiles(sampleMarkdownFiles());
   });
 });
+
+describeCorpus('structure-faithful chunks', () => {
+  it('over every corpus Markdown file (jupyterlab fences, free-programming-books lists)', () => {
+    checkFiles(corpusFiles('', ['.md']));
+  });
+});
+
+/** Checks the structure of the chunks of every file at two settings. */
+function checkFiles(files: string[]): void {
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) {
+    for (const options of [{ maxSize: 128 }, { maxSize: 512, contextualize: true }] as ChunkOptions[]) {
+      try {
+        checkStructure(readFileSync(file, 'utf8'), options);
+      } catch (error) {
+        throw new Error(`${file} ${JSON.stringify(options)}: ${(error as Error).message}`);
+      }
+    }
+  }
+}

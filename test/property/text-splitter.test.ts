@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createSizer } from '../../src/core/sizers/index.js';
 import { createTextSplitter } from '../../src/core/text-splitter.js';
 import type { Sizer } from '../../src/protocols.js';
-import { corpusFiles, fcParams } from '../support/property.js';
+import { corpusFiles, describeCorpus } from '../support/corpus.js';
+import { fcParams } from '../support/property.js';
+import { sampleMarkdownFiles } from '../support/samples.js';
 import { checkSpans, clusterBoundaries } from '../support/span-checks.js';
 
 const sizerOf = (unit: 'tokens' | 'chars' | 'words', graphemes = false): Sizer =>
@@ -90,13 +92,13 @@ describe('TextSplitter on generated text', () => {
   });
 });
 
-describe('TextSplitter on the corpus Markdown', () => {
-  const files = corpusFiles('md', ['.md', '.txt']);
+/** The span contract on every file, at every setting. */
+function splitFiles(files: string[]): void {
   const texts = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const boundaries = new Map(texts.map(({ file, text }) => [file, clusterBoundaries(text)]));
-
   for (const setting of SETTINGS) {
     it(`keeps the span contract on every file, ${setting.name}`, () => {
+      expect(texts.length).toBeGreaterThan(0);
       const splitter = createTextSplitter({ sizer: setting.sizer, locale: 'en' });
       let spansSeen = 0;
       for (const { file, text } of texts) {
@@ -108,7 +110,11 @@ describe('TextSplitter on the corpus Markdown', () => {
         }
         spansSeen += spans.length;
       }
-      if (texts.length > 0) expect(spansSeen).toBeGreaterThan(texts.length);
+      expect(spansSeen).toBeGreaterThan(texts.length);
     });
   }
-});
+}
+
+describe('TextSplitter on the samples', () => splitFiles(sampleMarkdownFiles()));
+
+describeCorpus('TextSplitter on the Markdown', () => splitFiles(corpusFiles('', ['.md', '.txt'])));

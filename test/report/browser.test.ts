@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderReport, type ReportOptions } from '../../src/report/html.js';
 import type { Chunk } from '../../src/types.js';
-import { CORPUS } from '../support/property.js';
+import { prose } from '../support/pdf-samples.js';
 import { fixtureStats, handMadeFixture, hostileFixture, markdownChunks } from './fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -18,6 +18,21 @@ const ARTIFACTS = join(import.meta.dirname, '../artifacts');
 const SAMPLES = join(import.meta.dirname, '../../samples');
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser) console.warn(`${CHROMIUM} is missing: browser tests of the report are skipped (.ci/run installs it)`);
+
+/** A generated Markdown document of about `length` characters: sections of prose, nested link lists and code. */
+function largeMarkdown(length: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < length; i++) {
+    const part =
+      `## Section ${i}\n\n${prose(80, i + 1)}\n\n` +
+      `- [${prose(3, i + 2)}](https://example.org/${i})\n  - [${prose(4, i + 3)}](https://example.org/${i}/a)\n  - ${prose(12, i + 4)}\n\n` +
+      (i % 5 === 0 ? '```js\nconst x = ' + i + ';\n```\n\n' : '');
+    parts.push(part);
+    size += part.length;
+  }
+  return parts.join('');
+}
 
 /** What a page did while it was open. */
 interface Visit {
@@ -125,10 +140,7 @@ describe.skipIf(!hasBrowser)('HTML report in chromium', () => {
   });
 
   it('stays usable on a ~700k-character document: interactive, scrolls to the end, hover works there', async () => {
-    const files = ['md/free-programming-books/free-courses-en.md', 'md/free-programming-books/free-programming-books-langs.md', 'md/free-programming-books/free-programming-books-subjects.md', 'md/gfm-spec/spec.txt'];
-    const present = files.map((f) => join(CORPUS, f)).filter((f) => existsSync(f));
-    if (present.length === 0) return;
-    const text = present.map((f) => readFileSync(f, 'utf8')).join('\n\n');
+    const text = largeMarkdown(700_000);
     const chunks = markdownChunks(text, 350, 'large.md');
     const v = await open(browser, 'report-large', chunks, text, { unit: 'chars', targetSize: 260, maxSize: 350 });
     expect(await v.page.locator('#doc .band').count()).toBe(chunks.length);

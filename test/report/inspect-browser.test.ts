@@ -2,18 +2,19 @@
  * Reports made by `chunkstream inspect` from real documents, opened in headless chromium: a Markdown sample and the
  * 352-page freeculture.pdf. Screenshots land in `test/artifacts/` (the README's pictures in `docs/` are copies).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runInspect } from '../../src/cli/inspect.js';
-import { CORPUS } from '../support/property.js';
+import { corpusPdf } from '../support/pdf-corpus.js';
+import { describeCorpus, itWithCorpusFile } from '../support/corpus.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '../artifacts');
 const SAMPLES = join(import.meta.dirname, '../../samples');
-const FREECULTURE = join(CORPUS, 'pdf/freeculture.pdf');
+const FREECULTURE = corpusPdf('freeculture.pdf');
 
 /** Runs inspect to an HTML file; returns the chunk count it reported. */
 async function inspect(args: string[], out: string): Promise<number> {
@@ -44,7 +45,8 @@ async function open(browser: Browser, file: string): Promise<{ page: Page; probl
   return { page, problems, readyMs: performance.now() - t0 };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('inspect reports of real documents in chromium', () => {
+/** Starts chromium before the suite's tests and closes it after; the getter gives the running browser. */
+function useBrowser(): () => Browser {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -56,11 +58,16 @@ describe.skipIf(!existsSync(CHROMIUM))('inspect reports of real documents in chr
   afterAll(async () => {
     await browser?.close();
   });
+  return () => browser;
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('inspect reports of the samples in chromium', () => {
+  const browser = useBrowser();
 
   it('Markdown sample: bands equal chunks, a chunk with a repeated table header shows it as added text', async () => {
     const file = join(ARTIFACTS, 'inspect-guide.html');
     const count = await inspect([join(SAMPLES, 'guide.md'), '--max-size', '64', '--overlap', '8'], file);
-    const { page, problems } = await open(browser, file);
+    const { page, problems } = await open(browser(), file);
     expect(await page.locator('#doc .band').count()).toBe(count);
     const added = page.locator('#doc .add.pre').first();
     expect(await added.count()).toBe(1);
@@ -80,10 +87,15 @@ describe.skipIf(!existsSync(CHROMIUM))('inspect reports of real documents in chr
     await page.close();
   });
 
-  it.skipIf(!existsSync(FREECULTURE))('freeculture.pdf (352 pages): opens, scrolls end to end, hovers and jumps without errors', async () => {
+});
+
+describeCorpus('inspect reports of real documents', () => describe.skipIf(!existsSync(CHROMIUM))('in chromium', () => {
+  const browser = useBrowser();
+
+  itWithCorpusFile('pdf/freeculture.pdf')('freeculture.pdf (352 pages): opens, scrolls end to end, hovers and jumps without errors', async () => {
     const file = join(ARTIFACTS, 'inspect-freeculture.html');
     const count = await inspect([FREECULTURE, '--max-size', '256', '--overlap', '32'], file);
-    const { page, problems, readyMs } = await open(browser, file);
+    const { page, problems, readyMs } = await open(browser(), file);
     expect(await page.locator('#doc .band').count()).toBe(count);
     expect(await page.locator('#doc .page').count()).toBeGreaterThan(300);
     // Scroll the whole text in twenty steps, waiting for a frame after each: a frozen page would stall here.
@@ -123,4 +135,4 @@ describe.skipIf(!existsSync(CHROMIUM))('inspect reports of real documents in chr
     expect(problems).toEqual([]);
     await page.close();
   });
-});
+}));

@@ -8,7 +8,7 @@ import { chunkFile } from '../../src/api.js';
 import { collect } from '../../src/sinks/collect.js';
 import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';
-import { CORPUS } from '../support/property.js';
+import { longPdf } from '../support/pdf-samples.js';
 
 function bigMarkdown(): string {
   return Array.from({ length: 4000 }, (_, i) => `## Part ${i}\n\nText of part ${i}, long enough to matter.\n`).join('\n');
@@ -42,11 +42,13 @@ describe('AbortSignal in parse(), chunk() and chunkFile()', () => {
   });
 
   it('parse({ signal }) on a PDF ends with an AbortError between pages', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'chunkstream-abort-')), 'long.pdf');
+    writeFileSync(path, longPdf(12));
     const controller = new AbortController();
-    const run = pipeline(createReadStream(join(CORPUS, 'pdf/multi_page.pdf')), parse({ signal: controller.signal }), async function (source: AsyncIterable<unknown>) {
+    const run = pipeline(createReadStream(path), parse({ signal: controller.signal }), async function (source: AsyncIterable<unknown>) {
       for await (const _b of source) controller.abort();
     });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
-    await expect(chunkFile(join(CORPUS, 'pdf/multi_page.pdf'), { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(chunkFile(path, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

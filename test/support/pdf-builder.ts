@@ -1,23 +1,65 @@
 /**
  * Writes small PDFs by hand (objects, content streams, a correct cross-reference table) for tests that need a PDF
- * with a known shape: a given text layout, an image-only page, a page with nothing.
+ * with a known shape: a given text layout, an outline, an image-only page, a page with nothing, a compressed or
+ * hostile content stream. `typeset` lays out a simple document (headings, paragraphs, lists, two columns,
+ * running headers and footers, hyphenated words) on top of it.
  */
+import { deflateSync } from 'node:zlib';
 
 /** One page: a content stream, and whether it uses the image `/Im1`. */
 export interface PageSpec {
-  /** PDF content stream operators, e.g. `BT /F1 12 Tf 72 720 Td (Hello) Tj ET`. `/F1` is Helvetica, `/F2` Helvetica-Bold. */
+  /**
+   * PDF content stream operators, e.g. `BT /F1 12 Tf 72 720 Td (Hello) Tj ET`. Fonts: `/F1` Helvetica, `/F2`
+   * Helvetica-Bold, `/F3` Courier, `/F4` Times-Roman, `/F5` Times-Bold.
+   */
   readonly content: string;
   readonly image?: boolean;
+  /** Compress the content stream with FlateDecode. */
+  readonly compress?: boolean;
+}
+
+/** A bookmark: its title, the 1-based page it points to, and the bookmarks under it. */
+export interface OutlineSpec {
+  readonly title: string;
+  readonly page: number;
+  readonly children?: readonly OutlineSpec[];
+}
+
+/** Options of `buildPdf`. */
+export interface PdfOptions {
+  /** Bookmarks (the document outline). */
+  readonly outline?: readonly OutlineSpec[];
+}
+
+/** Encodes text for a WinAnsi string operand: escapes, and the bullet and dashes outside Latin-1. */
+export function pdfString(text: string): string {
+  const winAnsi: Record<string, string> = { '•': '\x95', '–': '\x96', '—': '\x97', '‘': '\x91', '’': '\x92', '“': '\x93', '”': '\x94' };
+  return `(${text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[•–—‘’“”]/g, (c) => winAnsi[c] as string)})`;
 }
 
 /** A line of text at a position, as PDF operators. */
 export function textAt(x: number, y: number, text: string, size = 12, font = 'F1'): string {
-  const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
-  return `BT /${font} ${size} Tf ${x} ${y} Td (${escaped}) Tj ET`;
+  return `BT /${font} ${size} Tf ${x} ${y} Td ${pdfString(text)} Tj ET`;
+}
+
+const FONTS: readonly [string, string][] = [
+  ['F1', 'Helvetica'],
+  ['F2', 'Helvetica-Bold'],
+  ['F3', 'Courier'],
+  ['F4', 'Times-Roman'],
+  ['F5', 'Times-Bold'],
+];
+
+/** A stream object: its dictionary entries and its data (Latin-1), compressed with FlateDecode when asked. */
+function streamObject(data: string | Uint8Array, compress: boolean, entries = ''): string {
+  const raw = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
+  const body = compress ? deflateSync(raw) : raw;
+  const filter = compress ? ' /Filter /FlateDecode' : '';
+  return `<< /Length ${body.length}${filter}${entries} >>\nstream\n${body.toString('latin1')}\nendstream`;
 }
 
 /** Builds a PDF whose pages are given as content streams. Bytes are Latin-1. */
-export function buildPdf(pages: readonly PageSpec[]): Uint8Array {
+export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): Uint8Array {
   const objects: string[] = [];
   const add = (body: string): number => {
     objects.push(body);
@@ -25,19 +67,17 @@ export function buildPdf(pages: readonly PageSpec[]): Uint8Array {
   };
   const catalog = add('');
   const pagesId = add('');
-  const helvetica = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const bold = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  const fontRefs = FONTS.map(([name, base]) => `/${name} ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /${base} /Encoding /WinAnsiEncoding >>`)} 0 R`);
   const pixels = '\u0000\u00ff\u00ff\u0000';
-  const image = add(
-    `<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`,
-  );
+  const image = add(streamObject(pixels, false, ' /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8'));
   const kids: number[] = [];
   for (const page of pages) {
-    const contents = add(`<< /Length ${page.content.length} >>\nstream\n${page.content}\nendstream`);
-    const resources = `<< /Font << /F1 ${helvetica} 0 R /F2 ${bold} 0 R >>${page.image === true ? ` /XObject << /Im1 ${image} 0 R >>` : ''} >>`;
+    const contents = add(streamObject(page.content, page.compress === true));
+    const resources = `<< /Font << ${fontRefs.join(' ')} >>${page.image === true ? ` /XObject << /Im1 ${image} 0 R >>` : ''} >>`;
     kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources ${resources} /Contents ${contents} 0 R >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
+  const outlines = options.outline !== undefined && options.outline.length > 0 ? addOutline(options.outline, kids, add, objects) : null;
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlines === null ? '' : ` /Outlines ${outlines} 0 R /PageMode /UseOutlines`} >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   let out = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
   const offsets: number[] = [];
@@ -50,4 +90,176 @@ export function buildPdf(pages: readonly PageSpec[]): Uint8Array {
   for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+/** Adds the outline dictionary and its items (linked as siblings and children); returns the dictionary's number. */
+function addOutline(entries: readonly OutlineSpec[], kids: readonly number[], add: (body: string) => number, objects: string[]): number {
+  const root = add('');
+  const level = (items: readonly OutlineSpec[], parent: number): { first: number; last: number; count: number } => {
+    const ids = items.map(() => add(''));
+    let count = items.length;
+    items.forEach((item, i) => {
+      const page = kids[item.page - 1];
+      if (page === undefined) throw new Error(`outline entry "${item.title}" points to page ${item.page}, which does not exist`);
+      const children = item.children !== undefined && item.children.length > 0 ? level(item.children, ids[i] as number) : null;
+      if (children !== null) count += children.count;
+      const links = [
+        `/Parent ${parent} 0 R`,
+        i > 0 ? `/Prev ${ids[i - 1]} 0 R` : '',
+        i < ids.length - 1 ? `/Next ${ids[i + 1]} 0 R` : '',
+        children === null ? '' : `/First ${children.first} 0 R /Last ${children.last} 0 R /Count ${children.count}`,
+      ].filter(Boolean);
+      objects[(ids[i] as number) - 1] = `<< /Title ${pdfString(item.title)} ${links.join(' ')} /Dest [${page} 0 R /XYZ 0 792 0] >>`;
+    });
+    return { first: ids[0] as number, last: ids.at(-1) as number, count };
+  };
+  const top = level(entries, root);
+  objects[root - 1] = `<< /Type /Outlines /First ${top.first} 0 R /Last ${top.last} 0 R /Count ${top.count} >>`;
+  return root;
+}
+
+/** One element of a document for `typeset`. */
+export type DocElement =
+  | { readonly heading: string; readonly size?: number; readonly font?: string }
+  | { readonly paragraph: string; readonly font?: string; readonly size?: number }
+  | { readonly list: readonly string[]; readonly ordered?: boolean }
+  | { readonly code: readonly string[] }
+  | { readonly table: readonly (readonly string[])[] }
+  /** Starts a new page, laid out in one or two columns. */
+  | { readonly page: 1 | 2 };
+
+/** Options of `typeset`. */
+export interface TypesetOptions {
+  /** A running header on every page, given the page number. */
+  readonly header?: (page: number) => string;
+  /** A running footer on every page, given the page number. */
+  readonly footer?: (page: number) => string;
+  /** Hyphenate words that do not fit at a line end (`infor-` + `mation`). */
+  readonly hyphenate?: boolean;
+  /** Body font size. Default 11. */
+  readonly bodySize?: number;
+  readonly outline?: readonly OutlineSpec[];
+}
+
+/** Average advance of a Helvetica character, in ems: enough to wrap lines well inside their column. */
+const EM_PER_CHAR = 0.56;
+const TOP = 720;
+const BOTTOM = 80;
+const LEFT = 72;
+const WIDTH = 468;
+const GUTTER = 24;
+
+/**
+ * Lays out a document on US Letter pages: headings in bold at their size, paragraphs wrapped to the column and
+ * separated by a gap, lists with bullets (or numbers), code in Courier line by line, tables as rows of cells at
+ * fixed columns; `{ page: 2 }` starts a page of two columns. Returns the page specs for `buildPdf`.
+ */
+export function typeset(elements: readonly DocElement[], options: TypesetOptions = {}): PageSpec[] {
+  const body = options.bodySize ?? 11;
+  const leading = Math.round(body * 1.3);
+  const pages: string[][] = [];
+  let columns = 1;
+  let column = 0;
+  let y = TOP;
+  const newPage = (cols: number): void => {
+    pages.push([]);
+    columns = cols;
+    column = 0;
+    y = TOP;
+  };
+  newPage(1);
+  const columnWidth = () => (columns === 1 ? WIDTH : (WIDTH - GUTTER) / 2);
+  const columnLeft = () => LEFT + column * (columnWidth() + GUTTER);
+  const room = (height: number): void => {
+    if (y - height >= BOTTOM) return;
+    if (column + 1 < columns) {
+      column++;
+      y = TOP;
+    } else newPage(columns);
+  };
+  const put = (x: number, text: string, size: number, font: string): void => {
+    (pages.at(-1) as string[]).push(textAt(x, y, text, size, font));
+  };
+  const wrap = (text: string, size: number, width: number): string[] => {
+    const perLine = Math.max(8, Math.floor(width / (size * EM_PER_CHAR)));
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (candidate.length <= perLine) {
+        line = candidate;
+        continue;
+      }
+      const free = perLine - line.length - 2;
+      if (options.hyphenate === true && line !== '' && word.length >= 8 && free >= 4 && /^\p{L}+$/u.test(word)) {
+        lines.push(`${line} ${word.slice(0, free)}-`);
+        line = word.slice(free);
+        continue;
+      }
+      if (line !== '') lines.push(line);
+      line = word;
+    }
+    if (line !== '') lines.push(line);
+    return lines;
+  };
+  for (const element of elements) {
+    if ('page' in element) {
+      newPage(element.page);
+      continue;
+    }
+    if ('heading' in element) {
+      const size = element.size ?? 16;
+      room(size * 3);
+      y -= Math.round(size * 0.6);
+      put(columnLeft(), element.heading, size, element.font ?? 'F2');
+      y -= Math.round(size * 1.4);
+      continue;
+    }
+    if ('paragraph' in element) {
+      const size = element.size ?? body;
+      for (const line of wrap(element.paragraph, size, columnWidth())) {
+        room(leading);
+        put(columnLeft(), line, size, element.font ?? 'F1');
+        y -= Math.round(size * 1.3);
+      }
+      y -= leading;
+      continue;
+    }
+    if ('list' in element) {
+      element.list.forEach((item, i) => {
+        const marker = element.ordered === true ? `${i + 1}.` : '•';
+        wrap(item, body, columnWidth() - 18).forEach((line, k) => {
+          room(leading);
+          if (k === 0) put(columnLeft(), marker, body, 'F1');
+          put(columnLeft() + 18, line, body, 'F1');
+          y -= leading;
+        });
+      });
+      y -= leading;
+      continue;
+    }
+    if ('code' in element) {
+      for (const line of element.code) {
+        room(leading);
+        put(columnLeft() + 12, line, body - 1, 'F3');
+        y -= leading;
+      }
+      y -= leading;
+      continue;
+    }
+    const cells = element.table[0]?.length ?? 1;
+    const cellWidth = columnWidth() / cells;
+    for (const row of element.table) {
+      room(leading);
+      row.forEach((cell, c) => put(columnLeft() + c * cellWidth, cell, body - 1, 'F1'));
+      y -= leading;
+    }
+    y -= leading;
+  }
+  return pages.map((content, i) => {
+    const furniture: string[] = [];
+    if (options.header) furniture.push(textAt(LEFT, 752, options.header(i + 1), 9, 'F1'));
+    if (options.footer) furniture.push(textAt(LEFT + WIDTH / 2 - 10, 40, options.footer(i + 1), 9, 'F1'));
+    return { content: [...furniture, ...content].join('\n') };
+  });
 }

@@ -1,17 +1,17 @@
 /** Corpus PDFs and what pdf.js itself reads from them, for tests that check the parser against the source. */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CORPUS } from './property.js';
+import { corpusPath } from './corpus.js';
 
 /** Path of a corpus PDF. */
 export function corpusPdf(name: string): string {
-  return join(CORPUS, 'pdf', name);
+  return corpusPath('pdf', name);
 }
 
 /** The letters of each page (index 0 is page 1) in text-layer order, from bare pdf.js, lower-cased. */
-export async function pageLetters(path: string): Promise<string[]> {
+export async function pageLetters(source: string | Uint8Array): Promise<string[]> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const task = getDocument({ data: new Uint8Array(readFileSync(path)), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const data = typeof source === 'string' ? new Uint8Array(readFileSync(source)) : new Uint8Array(source);
+  const task = getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   try {
     const doc = await task.promise;
     const pages: string[] = [];
