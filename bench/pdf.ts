@@ -61,7 +61,7 @@ async function pass(bytes, copy = true) {
   // pdf.js takes over the bytes it is given; the timed passes hand it a copy, the memory pass the only copy there is.
   const data = copy ? new Uint8Array(bytes) : bytes;
   if (tool === 'chunkstream') {
-    const { readPdfBlocks } = await lib('dist/parsers/pdf.js');
+    const { readPdfBlocks } = await lib('dist/parsers/pdf/reader.js');
     const { normalizeParseOptions } = await lib('dist/config.js');
     let units = 0, pages = 0;
     for await (const block of readPdfBlocks(data, normalizeParseOptions({ format: 'pdf' }), (info) => (pages = info.pages))) {

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chunkBlocks, chunkText } from '../src/api.js';
-import { parsePdf } from '../src/parsers/pdf.js';
+import { chunkBlocks, chunkText } from '../src/api/chunk.js';
+import { parsePdf } from '../src/parsers/pdf/reader.js';
 import { renderReport } from '../src/report/html.js';
 import { pageMarks, type PageMark } from '../src/report/layout.js';
 import { renderTerminal } from '../src/report/terminal.js';

@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
-import { createTokenSizer, getTiktoken } from '../src/core/sizers/tokens.js';
-import { createTextSplitter } from '../src/core/text-splitter.js';
+import { createTokenSizer, getTiktoken } from '../src/chunking/sizers/tokens.js';
+import { createTextSplitter } from '../src/chunking/text-splitter.js';
 import { corpusFiles } from '../test/support/property.js';
 
 const MB = 1024 * 1024;

@@ -16,10 +16,10 @@ import { Readable, Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pipeline } from 'node:stream/promises';
-import { slidingWindow } from '../src/core/strategies/window.js';
+import { slidingWindow } from '../src/chunking/strategies/window.js';
 import { slidingWindowStream } from '../src/stream/strategies.js';
 import type { Sizer } from '../src/protocols.js';
-import { createTokenSizer } from '../src/core/sizers/tokens.js';
+import { createTokenSizer } from '../src/chunking/sizers/tokens.js';
 
 const SIZE = 512;
 const WARMUP_FILES = 5;

@@ -5,7 +5,7 @@
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { createMarkdownBatcher } from '../../src/core/markdown-batcher.js';
+import { createMarkdownBatcher } from '../../src/parsers/markdown/batcher.js';
 
 /** The project root (bench scripts live in `bench/`). */
 export const ROOT = resolve(import.meta.dirname, '../..');

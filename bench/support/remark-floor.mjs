@@ -6,7 +6,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import { normalizeParseOptions } from '../../dist/index.js';
-import { createMarkdownBatchCore, INLINE_CONSTRUCTS } from '../../dist/parsers/markdown.js';
+import { createMarkdownBatchCore, INLINE_CONSTRUCTS } from '../../dist/parsers/markdown/parse.js';
 
 /** A frozen remark processor: full, or with micromark's inline constructs off (those chunkstream's block parse turns off). */
 export function remarkFloor(blockLevel) {

@@ -5,10 +5,10 @@
 import { open, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkFile, chunkPdfDocument } from '../api.js';
+import { chunkFile, chunkPdfDocument } from '../api/chunk.js';
 import { invalidOption, normalizeOptions, type ChunkOptions } from '../config.js';
 import { ChunkError, isChunkError } from '../errors.js';
-import { parsePdf } from '../parsers/pdf.js';
+import { parsePdf } from '../parsers/pdf/reader.js';
 import { renderReport } from '../report/html.js';
 import { pageMarks, type PageMark } from '../report/layout.js';
 import { renderTerminal } from '../report/terminal.js';

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { normalizeOptions, type ChunkOptions } from '../config.js';
-import { createStatisticsAccumulator } from '../core/statistics.js';
+import { createStatisticsAccumulator } from '../chunking/statistics.js';
 import { chunk } from '../stream/chunk.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk, ChunkStatistics } from '../types.js';

@@ -1,7 +1,7 @@
 /** `chunk()`: the semantic chunk stage as one Transform (trackHeadings → split → optimize). */
 import type { Transform } from 'node:stream';
 import { normalizeOptions, type ChunkOptions } from '../config.js';
-import { createChunkCore, resolveDeps, type ChunkDeps } from '../core/chunker.js';
+import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import type { ChunkStatistics } from '../types.js';
 import { toTransform } from './to-transform.js';
 

@@ -5,11 +5,11 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOptions } from '../config.js';
-import type { Core } from '../core/core.js';
+import type { Core } from '../core.js';
 import { ChunkError, toChunkError } from '../errors.js';
-import type { MarkdownBatch } from '../core/markdown-batcher.js';
-import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown.js';
-import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown-pool.js';
+import type { MarkdownBatch } from '../parsers/markdown/batcher.js';
+import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown/parse.js';
+import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown/pool.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
 
@@ -49,10 +49,10 @@ export function detectFormat(head: Uint8Array | string): Exclude<InputFormat, 'a
 /** Loads the reader for a deferred format on first use, so Markdown users never load pdf.js. */
 async function deferredReader(format: 'pdf' | 'transcript'): Promise<DeferredReader> {
   if (format === 'pdf') {
-    const { readPdfBlocks } = await import('../parsers/pdf.js');
+    const { readPdfBlocks } = await import('../parsers/pdf/reader.js');
     return readPdfBlocks;
   }
-  const { readTranscriptBlocks } = await import('../parsers/transcript.js');
+  const { readTranscriptBlocks } = await import('../parsers/transcript/reader.js');
   return readTranscriptBlocks;
 }
 

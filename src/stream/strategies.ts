@@ -5,14 +5,14 @@
  */
 import type { Transform } from 'node:stream';
 import { invalidOption } from '../config.js';
-import type { ChunkOwner } from '../core/chunk-factory.js';
-import type { Core } from '../core/core.js';
-import { createFixedSizeCore, type FixedSizeOptions } from '../core/strategies/fixed.js';
-import { byMarkers, type MarkersOptions } from '../core/strategies/markers.js';
-import { createTurnsCore, normalizeTurns, type TurnsOptions } from '../core/strategies/turns.js';
-import { createSlidingWindowCore, normalizeSlidingWindow, type SlidingWindowOptions } from '../core/strategies/window.js';
-import { optionalSizer } from '../core/strategies/common.js';
-import { createUtf8Decoder } from '../core/utf8-decoder.js';
+import type { ChunkOwner } from '../chunking/chunk-factory.js';
+import type { Core } from '../core.js';
+import { createFixedSizeCore, type FixedSizeOptions } from '../chunking/strategies/fixed.js';
+import { byMarkers, type MarkersOptions } from '../chunking/strategies/markers.js';
+import { createTurnsCore, normalizeTurns, type TurnsOptions } from '../chunking/strategies/turns.js';
+import { createSlidingWindowCore, normalizeSlidingWindow, type SlidingWindowOptions } from '../chunking/strategies/window.js';
+import { optionalSizer } from '../chunking/strategies/common.js';
+import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
 import type { Block, Chunk } from '../types.js';
 import { toTransform } from './to-transform.js';

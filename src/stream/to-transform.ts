@@ -3,7 +3,7 @@
  * `_transform`), `flush` pushes what `end()` returns, and an abort signal ends the stream with an `AbortError`.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Core } from '../core/core.js';
+import type { Core } from '../core.js';
 import { toChunkError } from '../errors.js';
 
 /** Options of `toTransform`. */

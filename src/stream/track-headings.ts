@@ -1,6 +1,6 @@
 /** `trackHeadings()`: the HeadingTracker stage as a Transform. */
 import type { Transform } from 'node:stream';
-import { createHeadingStage } from '../core/heading-tracker.js';
+import { createHeadingStage } from '../chunking/heading-tracker.js';
 import type { HeadingTracker } from '../protocols.js';
 import { toTransform } from './to-transform.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkFile, chunkText } from '../../src/api.js';
+import { chunkFile, chunkText } from '../../src/api/chunk.js';
 import type { ChunkOptions } from '../../src/config.js';
 import type { Chunk, ChunkStatistics } from '../../src/types.js';
 import { samplePdf, SAMPLE_PDF } from '../../scripts/sample-pdf.js';

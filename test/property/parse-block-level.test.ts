@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownWith } from '../../src/parsers/markdown.js';
+import { parseMarkdownWith } from '../../src/parsers/markdown/parse.js';
 import type { Block } from '../../src/types.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';
 import { fcParams } from '../support/property.js';

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../../src/parsers/markdown.js';
+import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { parse } from '../../src/stream/parse.js';
 import type { Block } from '../../src/types.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';

@@ -6,12 +6,12 @@
 import { basename } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chunkBlocks, chunkFile } from '../../src/api.js';
+import { chunkBlocks, chunkFile } from '../../src/api/chunk.js';
 import { normalizeOptions, type ChunkOptions } from '../../src/config.js';
-import { runCore } from '../../src/core/core.js';
-import { createHeadingStage } from '../../src/core/heading-tracker.js';
-import { createSizer } from '../../src/core/sizers/index.js';
-import { parsePdf, type PdfDocument } from '../../src/parsers/pdf.js';
+import { runCore } from '../../src/core.js';
+import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
+import { createSizer } from '../../src/chunking/sizers/index.js';
+import { parsePdf, type PdfDocument } from '../../src/parsers/pdf/reader.js';
 import type { Chunk } from '../../src/types.js';
 import { checkChunks } from '../support/chunk-contracts.js';
 import { corpusFiles, describeCorpus, itWithCorpusFile } from '../support/corpus.js';

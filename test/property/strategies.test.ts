@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charSizer } from '../../src/core/sizers/basic.js';
-import { createFixedSizeCore, fixedSize } from '../../src/core/strategies/fixed.js';
-import { byMarkers } from '../../src/core/strategies/markers.js';
-import { byTurns } from '../../src/core/strategies/turns.js';
-import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../src/core/strategies/window.js';
+import { charSizer } from '../../src/chunking/sizers/basic.js';
+import { createFixedSizeCore, fixedSize } from '../../src/chunking/strategies/fixed.js';
+import { byMarkers } from '../../src/chunking/strategies/markers.js';
+import { byTurns } from '../../src/chunking/strategies/turns.js';
+import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../src/chunking/strategies/window.js';
 import type { Sizer } from '../../src/protocols.js';
 import type { Chunk } from '../../src/types.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';

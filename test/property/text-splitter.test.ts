@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSizer } from '../../src/core/sizers/index.js';
-import { createTextSplitter } from '../../src/core/text-splitter.js';
+import { createSizer } from '../../src/chunking/sizers/index.js';
+import { createTextSplitter } from '../../src/chunking/text-splitter.js';
 import type { Sizer } from '../../src/protocols.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';
 import { fcParams } from '../support/property.js';

@@ -2,11 +2,11 @@
  * Chunk fixtures for the report tests, built without the chunk engine: Markdown blocks packed greedily by size, and
  * hand-made chunks with overlap, prefixes, suffixes and pages.
  */
-import { finishChunk, type ChunkDraft } from '../../src/core/chunk-factory.js';
-import { createLineIndex } from '../../src/core/lines.js';
-import { createHeadingStage, headingContext } from '../../src/core/heading-tracker.js';
-import { runCore } from '../../src/core/core.js';
-import { parseMarkdown } from '../../src/parsers/markdown.js';
+import { finishChunk, type ChunkDraft } from '../../src/chunking/chunk-factory.js';
+import { createLineIndex } from '../../src/lines.js';
+import { createHeadingStage, headingContext } from '../../src/chunking/heading-tracker.js';
+import { runCore } from '../../src/core.js';
+import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import type { Block, BlockKind, Chunk, ChunkStatistics } from '../../src/types.js';
 
 /** Statistics computed the plain way, for fixtures. */

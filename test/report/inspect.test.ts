@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkFile } from '../../src/api.js';
+import { chunkFile } from '../../src/api/chunk.js';
 import { runInspect, type InspectIo } from '../../src/cli/inspect.js';
 import { guidePdf } from '../support/pdf-samples.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { finishChunk } from '../../src/core/chunk-factory.js';
+import { finishChunk } from '../../src/chunking/chunk-factory.js';
 import { isChunkError } from '../../src/errors.js';
 import { layoutReport, pageMarks, type Band, type Piece } from '../../src/report/layout.js';
 import type { Chunk } from '../../src/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finishChunk } from '../../src/core/chunk-factory.js';
-import { headingContext } from '../../src/core/heading-tracker.js';
+import { finishChunk } from '../../src/chunking/chunk-factory.js';
+import { headingContext } from '../../src/chunking/heading-tracker.js';
 import { buildOutline } from '../../src/report/outline.js';
 
 const at = (path: string[], levels: number[], i: number) =>

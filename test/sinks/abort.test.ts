@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { chunkFile } from '../../src/api.js';
+import { chunkFile } from '../../src/api/chunk.js';
 import { collect } from '../../src/sinks/collect.js';
 import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';

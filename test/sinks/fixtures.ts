@@ -1,5 +1,5 @@
 /** Chunks built with the shared chunk factory, for sink tests. */
-import { finishChunk } from '../../src/core/chunk-factory.js';
+import { finishChunk } from '../../src/chunking/chunk-factory.js';
 import type { Chunk } from '../../src/types.js';
 
 /** Three chunks of a small document, the second under a heading, the third on a PDF page with an embed text. */

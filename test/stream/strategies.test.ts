@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { byMarkers } from '../../src/core/strategies/markers.js';
-import { byTurns } from '../../src/core/strategies/turns.js';
-import { fixedSize } from '../../src/core/strategies/fixed.js';
-import { slidingWindow } from '../../src/core/strategies/window.js';
+import { byMarkers } from '../../src/chunking/strategies/markers.js';
+import { byTurns } from '../../src/chunking/strategies/turns.js';
+import { fixedSize } from '../../src/chunking/strategies/fixed.js';
+import { slidingWindow } from '../../src/chunking/strategies/window.js';
 import { parse } from '../../src/stream/parse.js';
 import { byMarkersStream, fixedSizeStream, slidingWindowStream, turnGroups } from '../../src/stream/strategies.js';
 import type { Chunk } from '../../src/types.js';

@@ -1,5 +1,5 @@
 /** Hand-made text items and lines for the PDF layout tests. */
-import type { PdfLine, PdfTextItem } from '../../src/core/pdf/types.js';
+import type { PdfLine, PdfTextItem } from '../../src/parsers/pdf/types.js';
 
 /** A text item; width defaults to half the font size per character. */
 export function item(str: string, x: number, y: number, extra: Partial<PdfTextItem> = {}): PdfTextItem {

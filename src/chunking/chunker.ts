@@ -1,0 +1,130 @@
+/**
+ * The semantic chunker as one core: heading tracking → packing (with structure-aware cuts) → optimizing in bounded
+ * windows → numbering and statistics. The stream stage and the synchronous API both drive this core, which is why
+ * their outputs are identical.
+ */
+import type { ChunkConfig } from '../config.js';
+import {
+  toOptimizer,
+  toSizer,
+  toTextSplitter,
+  type ChunkOptimizer,
+  type ChunkOptimizerLike,
+  type HeadingTracker,
+  type Sizer,
+  type SizerLike,
+  type TextSplitter,
+  type TextSplitterLike,
+} from '../protocols.js';
+import type { Block, Chunk, ChunkStatistics, HeadingContext } from '../types.js';
+import { getInternals } from './chunk-internals.js';
+import { pipeCores, type Core } from '../core.js';
+import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
+import { createHeadingStage, DefaultHeadingTracker } from './heading-tracker.js';
+import { createDefaultOptimizer, type ChunkMeasure } from './optimizer.js';
+import { createPacker } from './packer.js';
+import { createSizer } from './sizers/index.js';
+import { createStatisticsAccumulator } from './statistics.js';
+import { createStrategyCore } from './strategy-core.js';
+import { createTextSplitter } from './text-splitter.js';
+
+/** Parts of the chunker a user may replace. Each protocol with one method also takes a plain function. */
+export interface ChunkDeps {
+  /** Measures sizes; default from `unit` and `encoding`. */
+  sizer?: SizerLike;
+  /** Cuts text too large for a chunk; default the paragraph → sentence → word → grapheme splitter. */
+  textSplitter?: TextSplitterLike;
+  /** Keeps the heading stack; default `DefaultHeadingTracker`. */
+  tracker?: HeadingTracker;
+  /** Fuses and overlaps chunks; default fusion below `minSize` and `overlap`. */
+  optimizer?: ChunkOptimizerLike;
+}
+
+/** The resolved parts of a chunker. */
+export interface ResolvedDeps {
+  readonly sizer: Sizer;
+  readonly splitter: TextSplitter;
+  readonly tracker: HeadingTracker;
+  readonly measure: ChunkMeasure;
+  readonly optimizer: ChunkOptimizer;
+}
+
+/** Most chunks an optimizer window holds: a long section is optimized a window at a time, in bounded memory. */
+export const OPTIMIZER_WINDOW = 64;
+
+/** Fills in the default parts for what the user did not inject. */
+export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
+  const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
+  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toTextSplitter(deps.textSplitter);
+  const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
+  const measure: ChunkMeasure = {
+    measure(heading: HeadingContext, prefix: string, text: string, suffix: string) {
+      if (!config.contextualize) return { size: sizer.size(prefix + text + suffix) };
+      const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
+      return { size: sizer.size(embedText), embedText };
+    },
+    limit: () => config.maxSize,
+    size: (text) => sizer.size(text),
+  };
+  return {
+    sizer,
+    splitter,
+    tracker: deps.tracker ?? new DefaultHeadingTracker(),
+    measure,
+    optimizer: deps.optimizer === undefined ? createDefaultOptimizer(measure) : toOptimizer(deps.optimizer),
+  };
+}
+
+/** The chunk core plus its running statistics. */
+export interface ChunkCore extends Core<Block, Chunk> {
+  statistics(): ChunkStatistics;
+}
+
+/**
+ * Creates the chunk core: blocks in (from `parse()`), numbered chunks out. The semantic strategy is built here;
+ * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
+ */
+export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
+  if (config.strategy !== 'semantic') return createStrategyCore(config, deps.sizer);
+  const stats = createStatisticsAccumulator(config);
+  const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
+  let pending: Chunk[] = [];
+  let pendingSection = -1;
+  let index = 0;
+
+  const number = (chunks: Chunk[]): Chunk[] =>
+    chunks.map((chunk) => {
+      const numbered = { ...chunk, id: `${config.documentId}#${index}`, index };
+      index++;
+      stats.add(numbered);
+      return numbered;
+    });
+
+  const optimize = (chunks: Chunk[]): Chunk[] => (chunks.length === 0 ? [] : number(deps.optimizer.optimize(chunks, config)));
+
+  const window = {
+    write(chunk: Chunk): Chunk[] {
+      const section = getInternals(chunk)?.section ?? pendingSection;
+      let out: Chunk[] = [];
+      if (section !== pendingSection) {
+        out = optimize(pending);
+        pending = [];
+        pendingSection = section;
+      }
+      pending.push(chunk);
+      if (pending.length >= OPTIMIZER_WINDOW) {
+        // Keep the last chunk back: it may still fuse with the next one.
+        out = [...out, ...optimize(pending.slice(0, -1))];
+        pending = pending.slice(-1);
+      }
+      return out;
+    },
+    end(): Chunk[] {
+      const out = optimize(pending);
+      pending = [];
+      return out;
+    },
+  };
+  const core = pipeCores(packer, window);
+  return { ...core, statistics: () => stats.result() };
+}

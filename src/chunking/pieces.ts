@@ -1,0 +1,487 @@
+/**
+ * Pieces: the atomic units the packer puts into chunks. A block that fits becomes one piece; a block too large is
+ * cut along its own structure (table rows, code lines, list items) or, failing that, by the TextSplitter. A piece
+ * may carry text added for the embedder (`prefix`, `suffix`) that is never part of the source slice.
+ */
+import type { Sizer, TextSplitter } from '../protocols.js';
+import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
+import { countLineEndings } from '../lines.js';
+
+/** One unit of packing. */
+export interface Piece {
+  /** Exact source slice. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  /** Whitespace between the previous piece and this one (exact source text). */
+  readonly gapBefore: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Size of `text` alone. */
+  readonly size: number;
+  /** Added before `text` for the embedder (a repeated table header, a re-opened fence): the piece must start a chunk. */
+  readonly prefix: string;
+  /** Added after `text` (a closing fence): the piece must end a chunk. */
+  readonly suffix: string;
+  readonly heading: HeadingContext;
+  readonly kind: BlockKind;
+  /** True for a heading block (headings go with what follows them). */
+  readonly isHeading: boolean;
+  /** Depth of a heading piece. */
+  readonly depth?: number;
+  /** True when the piece is part of a block that was cut. */
+  readonly isSplit: boolean;
+  /** Set when the piece exceeds the limit on purpose (an element kept whole on request). */
+  readonly oversizedReason?: string;
+  /** Set when a table row or list item had to go through the TextSplitter. */
+  readonly fallback?: 'text-splitter';
+  readonly languages: readonly string[];
+  readonly images: readonly string[];
+  readonly hasCode: boolean;
+  readonly hasTable: boolean;
+  readonly hasList: boolean;
+  readonly hasFormula: boolean;
+  readonly page?: number;
+  readonly pageEnd?: number;
+}
+
+/** What cutting a block needs. */
+export interface CutContext {
+  readonly sizer: Sizer;
+  readonly splitter: TextSplitter;
+  readonly preserveCode: boolean;
+  readonly preserveTables: boolean;
+}
+
+/** Budgets for the pieces of one block: the first may have less room (it joins a chunk already begun). */
+export interface Budget {
+  readonly first: number;
+  readonly rest: number;
+}
+
+/** The one piece of a block that is kept whole. */
+export function wholePiece(block: Block, size: number): Piece {
+  const f = block.features;
+  const heading = block.heading as HeadingContext;
+  return {
+    text: block.text,
+    start: block.start,
+    end: block.end,
+    gapBefore: block.gapBefore ?? '',
+    startLine: block.startLine,
+    endLine: block.endLine,
+    size,
+    prefix: '',
+    suffix: '',
+    heading,
+    kind: block.kind,
+    isHeading: block.kind === 'heading',
+    ...(block.kind === 'heading' ? { depth: block.depth } : {}),
+    isSplit: false,
+    languages: block.kind === 'code' ? [block.lang ?? ''] : (f?.codeLangs ?? []),
+    images: f?.images ?? [],
+    hasCode: block.kind === 'code' || (f?.codeLangs?.length ?? 0) > 0,
+    hasTable: block.kind === 'table' || f?.table === true,
+    hasList: block.kind === 'list' || f?.list === true,
+    hasFormula: block.kind === 'math' || f?.math === true,
+    ...pages(block),
+  };
+}
+
+function pages(block: Block): { page?: number; pageEnd?: number } {
+  if (block.page === undefined) return {};
+  return { page: block.page, pageEnd: block.pageEnd ?? block.page };
+}
+
+/**
+ * A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`;
+ * `whole` is the block's own piece, whose fields the span's piece narrows.
+ */
+function subPiece(block: Block, whole: Piece, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
+  const text = block.text.slice(span.start, span.end);
+  const images = whole.images.filter((src) => src !== '' && text.includes(src));
+  return {
+    ...whole,
+    text,
+    start: block.start + span.start,
+    end: block.start + span.end,
+    gapBefore: span.start === 0 ? whole.gapBefore : block.text.slice(previousEnd, span.start),
+    startLine,
+    endLine: startLine + countLineEndings(text),
+    size: extra.size ?? ctx.sizer.size(text),
+    isSplit: true,
+    images,
+    hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
+    hasFormula: whole.hasFormula && text.includes('$'),
+    ...spanPages(block, block.start + span.start, block.start + span.end),
+    ...extra,
+  };
+}
+
+/** The pages of the first and last characters of `[start, end)` inside a PDF block that runs across pages. */
+function spanPages(block: Block, start: number, end: number): { page?: number; pageEnd?: number } {
+  if (block.page === undefined || block.pageBreaks === undefined) return {};
+  const pageAt = (offset: number): number => {
+    let page = block.page as number;
+    for (const at of block.pageBreaks ?? []) if (offset >= at) page++;
+    return page;
+  };
+  return { page: pageAt(start), pageEnd: pageAt(Math.max(start, end - 1)) };
+}
+
+/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the block start). */
+function spansToPieces(block: Block, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
+  const pieces: Piece[] = [];
+  let previousEnd = 0;
+  let line = block.startLine;
+  const whole = wholePiece(block, 0);
+  spans.forEach((span, i) => {
+    line += countLineEndings(block.text, previousEnd, span.start);
+    const piece = subPiece(block, whole, span, previousEnd, line, ctx, extra(i));
+    pieces.push(piece);
+    line = piece.endLine;
+    previousEnd = span.end;
+  });
+  return pieces;
+}
+
+/**
+ * Cuts a block that does not fit `budget.first` into pieces, each within its budget (prefix and suffix counted),
+ * along the block's own structure.
+ */
+export function cutBlock(block: Block, budget: Budget, ctx: CutContext): Piece[] {
+  switch (block.kind) {
+    case 'table':
+      return cutTable(block, budget, ctx);
+    case 'code':
+      if (ctx.preserveCode && block.fence !== null) {
+        return [{ ...wholePiece(block, ctx.sizer.size(block.text)), oversizedReason: 'preserveCode: fenced code kept whole' }];
+      }
+      return cutLines(block, budget, ctx, block.fence === null ? null : fenceLines(block.text, block.fence));
+    case 'math': {
+      const fence = /^[ \t]*(\${2,})/.exec(block.text)?.[1];
+      return cutLines(block, budget, ctx, fence === undefined ? null : fenceLines(block.text, fence));
+    }
+    case 'list':
+      return cutList(block, budget, ctx);
+    default:
+      return cutText(block, { start: 0, end: block.text.length }, budget, ctx);
+  }
+}
+
+/** Cuts a span of a block's text with the TextSplitter, keeping inline formulas whole where possible. */
+function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extra: Partial<Piece> = {}): Piece[] {
+  const text = block.text.slice(span.start, span.end);
+  // The first piece is measured against the tighter budget; the splitter packs the rest against the wider one.
+  const spans = splitWithFirstBudget(text, budget, ctx);
+  const protectedSpans = block.features?.math ? inlineMathSpans(text) : [];
+  const adjusted = protectedSpans.length > 0 ? avoidCutsInside(text, spans, protectedSpans, budget, ctx) : spans;
+  return spansToPieces(
+    block,
+    adjusted.map((s) => ({ start: s.start + span.start, end: s.end + span.start })),
+    ctx,
+    () => extra,
+  );
+}
+
+/** Splits `text` so that the first span fits `budget.first` and the others `budget.rest`. */
+function splitWithFirstBudget(text: string, budget: Budget, ctx: CutContext): Span[] {
+  if (budget.first >= budget.rest) return ctx.splitter.split(text, budget.rest);
+  const first = ctx.splitter.split(text, Math.max(1, budget.first));
+  const head = first[0];
+  if (head === undefined) return [];
+  const rest = ctx.splitter.split(text.slice(head.end), budget.rest).map((s) => ({ start: s.start + head.end, end: s.end + head.end }));
+  return [head, ...rest];
+}
+
+/** `$…$` and `$$…$$` spans on one line (inline formulas). */
+function inlineMathSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(/\$\$[^$\n]+\$\$|\$[^$\s][^$\n]*?\$/g)) spans.push({ start: m.index, end: m.index + m[0].length });
+  return spans;
+}
+
+/** Moves every cut that falls inside a formula to the formula's start (or end), when the pieces still fit. */
+function avoidCutsInside(text: string, spans: Span[], formulas: Span[], budget: Budget, ctx: CutContext): Span[] {
+  const out = spans.map((s) => ({ ...s }));
+  for (let i = 0; i + 1 < out.length; i++) {
+    const left = out[i] as { start: number; end: number };
+    const right = out[i + 1] as { start: number; end: number };
+    const inside = formulas.find((f) => f.start < right.start && f.end > left.end) ?? formulas.find((f) => f.start < left.end && f.end > left.end);
+    if (inside === undefined) continue;
+    const limit = i === 0 ? budget.first : budget.rest;
+    if (inside.start > left.start && ctx.sizer.size(text.slice(inside.start, right.end)) <= budget.rest) {
+      left.end = trimEnd(text, left.start, inside.start);
+      right.start = inside.start;
+    } else if (inside.end < right.end && ctx.sizer.size(text.slice(left.start, inside.end)) <= limit) {
+      left.end = inside.end;
+      right.start = trimStart(text, inside.end, right.end);
+    }
+  }
+  return out.filter((s) => s.end > s.start);
+}
+
+function trimEnd(text: string, start: number, end: number): number {
+  while (end > start && /\s/.test(text[end - 1] as string)) end--;
+  return end;
+}
+
+function trimStart(text: string, start: number, end: number): number {
+  while (start < end && /\s/.test(text[start] as string)) start++;
+  return start;
+}
+
+/** The known size of a packed unit, as a piece field. */
+function sizeOf(unit: Unit | undefined): { size?: number } {
+  return unit?.size === undefined ? {} : { size: unit.size };
+}
+
+/** Lines of a block's text as spans without their line endings. */
+function lineSpans(text: string, from = 0, to = text.length): Span[] {
+  const lines: Span[] = [];
+  let start = from;
+  while (start < to) {
+    let nl = text.indexOf('\n', start);
+    if (nl === -1 || nl >= to) nl = to;
+    let end = nl;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    lines.push({ start, end });
+    start = nl + 1;
+  }
+  return lines;
+}
+
+/** A unit of structure inside a block (a row, a group of code lines, a list item), relative to the block's text. */
+interface Unit {
+  span: Span;
+  fallback?: boolean;
+  /** Size of the span's text alone, when it is already known (each piece of text is measured once). */
+  size?: number;
+}
+
+/** How the pieces of one block are framed and limited. */
+interface Frame {
+  /** Added before every piece but the first. */
+  readonly prefix: string;
+  /** Added after every piece but the last. */
+  readonly suffix: string;
+}
+
+/**
+ * Packs units greedily into pieces within their budgets. Sizes are estimated by adding the units' sizes (each
+ * measured once) and the gaps between them; each finished piece is then measured once, exactly, with its frame,
+ * and shrunk from its tail in the rare case the estimate was short.
+ */
+function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ctx: CutContext): Unit[] {
+  const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
+  const suffixSize = frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix);
+  const sizes = units.map((u) => u.size ?? ctx.sizer.size(text.slice(u.span.start, u.span.end)));
+  const gapCache = new Map<string, number>();
+  const gapSize = (gap: string) => {
+    let n = gapCache.get(gap);
+    if (n === undefined) gapCache.set(gap, (n = ctx.sizer.size(gap)));
+    return n;
+  };
+  const gapSizes = units.map((u, i) => (i === 0 ? 0 : gapSize(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
+  const out: Unit[] = [];
+  // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
+  const limit = () => (out.length === 0 ? budget.first : budget.rest - prefixSize) - suffixSize;
+  const exact = (from: number, to: number) =>
+    ctx.sizer.size((out.length === 0 ? '' : frame.prefix) + text.slice((units[from] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix);
+  let i = 0;
+  while (i < units.length) {
+    let j = i;
+    let estimate = sizes[i] as number;
+    while (j + 1 < units.length && estimate + (gapSizes[j + 1] as number) + (sizes[j + 1] as number) <= limit()) {
+      j++;
+      estimate += (gapSizes[j] as number) + (sizes[j] as number);
+    }
+    const cap = out.length === 0 ? budget.first : budget.rest;
+    const framing = (out.length === 0 ? 0 : prefixSize) + suffixSize;
+    let measured = exact(i, j);
+    while (j > i && measured > cap) measured = exact(i, --j);
+    const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
+    // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
+    const size = Math.max(0, measured - framing);
+    out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, size, ...(fallback ? { fallback } : {}) });
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * Cuts a span that does not fit even alone with the TextSplitter, so that each part fits `limit` together with
+ * the frame; the parts are marked as a fallback.
+ */
+function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: CutContext): Unit[] {
+  const sub = text.slice(span.start, span.end);
+  const frameSize = (frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix)) + (frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix));
+  let room = Math.max(1, limit - frameSize);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const parts = ctx.splitter.split(sub, room);
+    const worst = Math.max(0, ...parts.map((p) => ctx.sizer.size(frame.prefix + sub.slice(p.start, p.end) + frame.suffix) - limit));
+    if (worst === 0 || room === 1) return parts.map((p) => ({ span: { start: span.start + p.start, end: span.start + p.end }, fallback: true }));
+    room = Math.max(1, room - worst);
+  }
+  return ctx.splitter.split(sub, room).map((p) => ({ span: { start: span.start + p.start, end: span.start + p.end }, fallback: true }));
+}
+
+/** The opening and closing lines of a fenced block, and the strings that re-open and close a piece of it. */
+interface FenceLines {
+  readonly open: Span;
+  readonly close: Span | null;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+function fenceLines(text: string, fence: string): FenceLines {
+  const lines = lineSpans(text);
+  const open = lines[0] as Span;
+  const last = lines.at(-1) as Span;
+  const lastText = text.slice(last.start, last.end).trim();
+  const closed = lines.length > 1 && lastText.length >= fence.length && [...lastText].every((c) => c === fence[0]);
+  const openLine = text.slice(open.start, open.end).replace(/^[ \t]+/, '');
+  return { open, close: closed ? last : null, prefix: `${openLine}\n`, suffix: `\n${fence}` };
+}
+
+/**
+ * Cuts a code or math block between lines, blank lines first. With a fence, every piece but the first is re-opened
+ * with the opening fence line as `prefix`, and every piece but the last is closed with the fence as `suffix`, so
+ * that each piece is a valid block on its own.
+ */
+function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: FenceLines | null): Piece[] {
+  const text = block.text;
+  // A frame that would take half a chunk (a fence of 40 backticks) leaves no room for code: cut without it.
+  const framed = fenceLines !== null && ctx.sizer.size(fenceLines.prefix + fenceLines.suffix) * 2 <= budget.rest;
+  const fence = framed ? fenceLines : null;
+  const frame: Frame = fence ? { prefix: fence.prefix, suffix: fence.suffix } : { prefix: '', suffix: '' };
+  const bodyStart = fence ? Math.min(text.length, fence.open.end + (text[fence.open.end] === '\r' ? 2 : 1)) : 0;
+  const bodyEnd = fence?.close ? fence.close.start : text.length;
+  const unframed = fenceLines !== null && fence === null;
+  // Runs of lines between blank lines are the preferred units; a run too large falls back to its lines, and a
+  // line too large to the TextSplitter.
+  const runs: Span[][] = [[]];
+  for (const line of lineSpans(text, bodyStart, bodyEnd)) {
+    if (text.slice(line.start, line.end).trim() === '') {
+      if ((runs.at(-1) as Span[]).length > 0) runs.push([]);
+    } else (runs.at(-1) as Span[]).push(line);
+  }
+  // A run is measured whole (an exact size packs best); only a run too large is measured line by line. A run
+  // far longer than any chunk could hold is not measured whole at all.
+  const room = budget.rest - (frame.prefix === '' && frame.suffix === '' ? 0 : ctx.sizer.size(frame.prefix + frame.suffix));
+  const units: Unit[] = [];
+  for (const run of runs) {
+    if (run.length === 0) continue;
+    const whole = { start: (run[0] as Span).start, end: (run.at(-1) as Span).end };
+    const size = whole.end - whole.start > budget.rest * 64 ? Infinity : ctx.sizer.size(text.slice(whole.start, whole.end));
+    if (size <= room) {
+      units.push({ span: whole, size });
+      continue;
+    }
+    for (const line of run) {
+      const lineSize = ctx.sizer.size(text.slice(line.start, line.end));
+      units.push(...(lineSize <= room ? [{ span: line, size: lineSize }] : splitUnit(text, line, budget.rest, frame, ctx)));
+    }
+  }
+  if (units.length === 0) return [wholePiece(block, ctx.sizer.size(text))];
+  // The opening line travels with the first unit and the closing line with the last (measured again, once).
+  units[0] = { ...(units[0] as Unit), span: { start: 0, end: (units[0] as Unit).span.end }, size: undefined };
+  const lastUnit = units.at(-1) as Unit;
+  units[units.length - 1] = { ...lastUnit, span: { start: lastUnit.span.start, end: text.length }, size: undefined };
+  const packed = packUnits(text, units, budget, frame, ctx);
+  const n = packed.length;
+  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({
+    ...sizeOf(packed[i]),
+    prefix: i > 0 ? frame.prefix : '',
+    suffix: i < n - 1 ? frame.suffix : '',
+    ...(packed[i]?.fallback || unframed ? { fallback: 'text-splitter' as const } : {}),
+  }));
+}
+
+/**
+ * Cuts a table between rows. Every piece after the first gets the header and delimiter rows as `prefix`. A row that
+ * does not fit even alone goes through the TextSplitter, and its pieces are marked (they get no header: a part of a
+ * row is not a row).
+ */
+function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx: CutContext): Piece[] {
+  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
+  const rows = block.rows.map(rel);
+  const delimiter = rel(block.delimiterRow);
+  const header = rows[0] as Span;
+  const frame: Frame = {
+    prefix: ctx.preserveTables ? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}\n` : '',
+    suffix: '',
+  };
+  const units: Unit[] = [];
+  const tableHead = { start: 0, end: Math.max(delimiter.end, header.end) };
+  const groups: Unit[][] = [];
+  const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
+  for (const row of rows.slice(1)) {
+    const size = ctx.sizer.size(block.text.slice(row.start, row.end));
+    if (prefixSize + size <= budget.rest) units.push({ span: row, size });
+    else {
+      // An oversized row is cut alone: the rows before and after it are packed on their own.
+      groups.push(units.splice(0));
+      groups.push(splitUnit(block.text, row, budget.rest, { prefix: '', suffix: '' }, ctx));
+    }
+  }
+  groups.push(units.splice(0));
+  const out: { span: Span; prefix: string; fallback?: boolean }[] = [];
+  let first = true;
+  for (const group of groups) {
+    if (group.length === 0) continue;
+    if (group[0]?.fallback) {
+      for (const u of group) out.push({ span: u.span, prefix: '', fallback: true });
+      continue;
+    }
+    if (first && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
+    const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
+    packed.forEach((p, i) => out.push({ span: p.span, prefix: out.length === 0 && i === 0 ? '' : frame.prefix }));
+    first = false;
+  }
+  if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: '' });
+  // The first piece always holds the header and delimiter rows.
+  if ((out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
+  return spansToPieces(block, out.map((p) => p.span), ctx, (i) => ({
+    prefix: out[i]?.prefix ?? '',
+    ...(out[i]?.fallback ? { fallback: 'text-splitter' as const } : {}),
+  }));
+}
+
+/**
+ * Cuts a list between top-level items, then between nested items; never inside an item's first line. An item
+ * part that does not fit goes through the TextSplitter, marked.
+ */
+function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: CutContext): Piece[] {
+  const none: Frame = { prefix: '', suffix: '' };
+  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
+  const measure = (span: Span) => ctx.sizer.size(block.text.slice(span.start, span.end));
+  const units: Unit[] = [];
+  const addSpan = (span: Span, known?: number) => {
+    if (span.end <= span.start) return;
+    const size = known ?? measure(span);
+    units.push(...(size <= budget.rest ? [{ span, size }] : splitUnit(block.text, span, budget.rest, none, ctx)));
+  };
+  const addItem = (item: (typeof block.items)[number]): void => {
+    const span = rel(item);
+    const size = measure(span);
+    if (size <= budget.rest || item.items.length === 0) {
+      addSpan(span, size);
+      return;
+    }
+    // The item's own text, each nested item, and any text between or after them (a paragraph between two
+    // nested lists belongs to the item too).
+    let cursor = span.start;
+    for (const nested of item.items) {
+      const n = rel(nested);
+      addSpan({ start: trimStart(block.text, cursor, n.start), end: trimEnd(block.text, cursor, n.start) });
+      addItem(nested);
+      cursor = n.end;
+    }
+    addSpan({ start: trimStart(block.text, cursor, span.end), end: span.end });
+  };
+  for (const item of block.items) addItem(item);
+  if (units.length === 0) return cutText(block, { start: 0, end: block.text.length }, budget, ctx);
+  const packed = packUnits(block.text, units, budget, none, ctx);
+  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
+}

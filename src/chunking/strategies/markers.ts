@@ -1,0 +1,196 @@
+/**
+ * The markers strategy, the classic "mixed strategy": split at a marker (`\n\n`, a heading prefix, `\n==` for
+ * AsciiDoc sections), split any piece above `maxSize` at the next marker in the list or, failing that, between
+ * words, then merge any piece below `minSize` into the next. Every chunk is an exact source slice with the
+ * whitespace around it left out.
+ */
+import { invalidOption } from '../../config.js';
+import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
+import type { Chunk, Source, Span } from '../../types.js';
+import { finishChunk } from '../chunk-factory.js';
+import { createLineIndex } from '../../lines.js';
+import { charSizer } from '../sizers/basic.js';
+import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
+import { findWindowEnd, type WordView } from './word-search.js';
+
+/** Options of `byMarkers`. */
+export interface MarkersOptions {
+  /** Where to cut, in order of preference. A string matches literally; a piece starts at the marker. Default `['\n\n']`. */
+  markers?: readonly (string | RegExp)[];
+  /** Pieces below this are merged into the next one (into the previous one at the end) when the result fits. Default 0. */
+  minSize?: number;
+  /** Pieces above this are split further. Required, > 0. */
+  maxSize: number;
+  /** Measures text; default UTF-16 code units. */
+  sizer?: SizerLike;
+}
+
+/** The checked, defaulted form of `MarkersOptions`. */
+export interface MarkersConfig {
+  readonly markers: readonly (string | RegExp)[];
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly sizer: Sizer;
+}
+
+/** Checks options once, at creation. */
+export function normalizeMarkers(options: MarkersOptions): MarkersConfig {
+  if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be an object { markers?, minSize?, maxSize, sizer? }', options);
+  const maxSize = numberAbove('maxSize', options.maxSize, 0, false);
+  const minSize = options.minSize === undefined ? 0 : numberAbove('minSize', options.minSize, 0, true);
+  if (minSize > maxSize) throw invalidOption('minSize', `must not exceed maxSize (${maxSize})`, minSize);
+  let markers: readonly (string | RegExp)[] = ['\n\n'];
+  if (options.markers !== undefined) {
+    const m = options.markers as unknown;
+    if (!Array.isArray(m) || m.length === 0 || m.some((x) => !(x instanceof RegExp) && (typeof x !== 'string' || x === ''))) {
+      throw invalidOption('markers', 'must be a non-empty array of non-empty strings or regular expressions', m);
+    }
+    markers = Object.freeze([...m]);
+  }
+  return Object.freeze({ markers, minSize, maxSize, sizer: optionalSizer('sizer', options.sizer) ?? charSizer });
+}
+
+/** Offsets in `text[from..to)` where `marker` starts, after `from` (a cut at `from` would be empty). */
+export function markerCuts(text: string, from: number, to: number, marker: string | RegExp): number[] {
+  const cuts: number[] = [];
+  if (typeof marker === 'string') {
+    for (let i = text.indexOf(marker, from + 1); i !== -1 && i < to; i = text.indexOf(marker, i + 1)) cuts.push(i);
+    return cuts;
+  }
+  // A private global copy: the caller's regex keeps its lastIndex, and `^`/lookbehinds see only this piece.
+  const re = new RegExp(marker.source, marker.flags.replace(/[gy]/g, '') + 'g');
+  const piece = text.slice(from, to);
+  for (let m = re.exec(piece); m !== null; m = re.exec(piece)) {
+    if (m.index > 0 && m.index < piece.length) cuts.push(from + m.index);
+    // An empty match (a lookahead) would match again at the same place.
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return cuts;
+}
+
+/** `[from, to)` without the whitespace at either end; `null` when nothing else is left. */
+function trimSpan(text: string, from: number, to: number): Span | null {
+  let s = from;
+  let e = to;
+  while (s < e && /\s/.test(text[s] as string)) s++;
+  while (e > s && /\s/.test(text[e - 1] as string)) e--;
+  return s < e ? { start: s, end: e } : null;
+}
+
+const WORD = /\S+/g;
+
+/** Splits `[from, to)` between words into spans of at most `maxSize` (a longer single word stands alone). */
+function packWords(text: string, span: Span, config: MarkersConfig): Span[] {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const piece = text.slice(span.start, span.end);
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(piece); m !== null; m = WORD.exec(piece)) {
+    starts.push(m.index);
+    ends.push(m.index + m[0].length);
+  }
+  const view: WordView = { text: piece, starts, ends };
+  const measure = (t: string): number => config.sizer.size(t);
+  const out: Span[] = [];
+  let guess = 0;
+  for (let first = 0; first < starts.length; ) {
+    const found = findWindowEnd(view, measure, first, starts.length - 1, true, config.maxSize, guess);
+    const last = found.last as number;
+    out.push({ start: span.start + (starts[first] as number), end: span.start + (ends[last] as number) });
+    guess = last - first + 1;
+    first = last + 1;
+  }
+  return out;
+}
+
+/** Splits a span at `markers[level]`, then each piece still above `maxSize` at the following markers. */
+function splitSpan(text: string, span: Span, level: number, config: MarkersConfig, out: Span[], always: boolean): void {
+  const trimmed = trimSpan(text, span.start, span.end);
+  if (trimmed === null) return;
+  if (!always && config.sizer.size(text.slice(trimmed.start, trimmed.end)) <= config.maxSize) {
+    out.push(trimmed);
+    return;
+  }
+  if (level >= config.markers.length) {
+    for (const s of packWords(text, trimmed, config)) out.push(s);
+    return;
+  }
+  const cuts = markerCuts(text, trimmed.start, trimmed.end, config.markers[level] as string | RegExp);
+  let from = trimmed.start;
+  for (const cut of [...cuts, trimmed.end]) {
+    splitSpan(text, { start: from, end: cut }, level + 1, config, out, false);
+    from = cut;
+  }
+}
+
+/** Merges pieces below `minSize` into the next (the last into the previous) when the result fits `maxSize`. */
+function mergeSmall(text: string, spans: Span[], config: MarkersConfig): { span: Span; size: number }[] {
+  const size = (s: Span): number => config.sizer.size(text.slice(s.start, s.end));
+  const out: { span: Span; size: number }[] = [];
+  let current: { span: Span; size: number } | null = null;
+  for (const span of spans) {
+    const next = { span, size: size(span) };
+    if (current === null) {
+      current = next;
+      continue;
+    }
+    if (current.size < config.minSize) {
+      const merged: Span = { start: current.span.start, end: span.end };
+      const mergedSize = size(merged);
+      if (mergedSize <= config.maxSize) {
+        current = { span: merged, size: mergedSize };
+        continue;
+      }
+    }
+    out.push(current);
+    current = next;
+  }
+  if (current !== null) {
+    const previous = out[out.length - 1];
+    if (current.size < config.minSize && previous !== undefined) {
+      const merged: Span = { start: previous.span.start, end: current.span.end };
+      const mergedSize = size(merged);
+      if (mergedSize <= config.maxSize) {
+        out[out.length - 1] = { span: merged, size: mergedSize };
+        return out;
+      }
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+/**
+ * Creates the markers strategy. The text is always split at the first marker; a piece above `maxSize` is split
+ * at the next marker in the list, and past the last marker between words (a single word longer than `maxSize`
+ * stands alone, flagged `oversized`); then each piece below `minSize` is merged into the next one when the
+ * merged piece fits `maxSize` (a last small piece goes into the previous one). A piece starts at its marker;
+ * whitespace around a chunk is left out of it. Empty or whitespace-only text gives no chunks.
+ *
+ * ```ts
+ * const chunker = byMarkers({ markers: ['\n# ', '\n## ', '\n\n'], minSize: 100, maxSize: 1000 });
+ * ```
+ */
+export function byMarkers(options: MarkersOptions): Chunker {
+  const config = normalizeMarkers(options);
+  return (source: Source): Chunk[] => {
+    checkSource(source);
+    const { text } = source;
+    const spans: Span[] = [];
+    splitSpan(text, { start: 0, end: text.length }, 0, config, spans, true);
+    const owner = ownerOf(source);
+    const lineOf = createLineIndex(text);
+    return mergeSmall(text, spans, config).map(({ span, size }, index) => {
+      const draft = {
+        text: text.slice(span.start, span.end),
+        start: span.start,
+        end: span.end,
+        startLine: lineOf(span.start),
+        endLine: lineOf(span.end - 1),
+        size,
+        ...(size > config.maxSize ? { oversized: true, metadata: { oversizedReason: 'word longer than maxSize' } } : {}),
+      };
+      return finishChunk(draft, owner, index);
+    });
+  };
+}

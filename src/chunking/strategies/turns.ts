@@ -1,0 +1,162 @@
+/**
+ * The turns strategy: windows of consecutive conversation turns. A turn is never split; windows advance by
+ * `turnsPerChunk - overlapTurns` turns; a window too large for `maxTokens` gives up turns from its tail.
+ */
+import { ChunkError } from '../../errors.js';
+import { invalidOption } from '../../config.js';
+import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
+import type { Block, Chunk, Source } from '../../types.js';
+import { finishChunk, hashText, type ChunkOwner } from '../chunk-factory.js';
+import type { Core } from '../../core.js';
+import { charSizer } from '../sizers/basic.js';
+import { checkSource, integerAtLeast, numberAbove, optionalSizer, ownerOf } from './common.js';
+import { readTurns } from '../../parsers/transcript/turns.js';
+
+/** Options of `byTurns` and `turnGroups`. */
+export interface TurnsOptions {
+  /** Turns per window. Default 6. */
+  turnsPerChunk?: number;
+  /** Turns repeated between consecutive windows; clamped below `turnsPerChunk`. Default 1. */
+  overlapTurns?: number;
+  /** Measures a window's text; default UTF-16 code units. */
+  sizer?: SizerLike;
+  /** A window above this gives up turns from its tail (never below one turn). Default: no limit. */
+  maxTokens?: number;
+  /** Windows below this are dropped. Default 0. */
+  minTokens?: number;
+}
+
+/** The checked, defaulted form of `TurnsOptions`. */
+export interface TurnsConfig {
+  readonly turnsPerChunk: number;
+  readonly overlapTurns: number;
+  readonly sizer: Sizer;
+  readonly maxTokens: number;
+  readonly minTokens: number;
+}
+
+/** Checks options once, at creation. */
+export function normalizeTurns(options: TurnsOptions = {}): TurnsConfig {
+  if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be an object', options);
+  const turnsPerChunk = options.turnsPerChunk === undefined ? 6 : integerAtLeast('turnsPerChunk', options.turnsPerChunk, 1);
+  const overlap = options.overlapTurns === undefined ? 1 : integerAtLeast('overlapTurns', options.overlapTurns, 0);
+  const maxTokens = options.maxTokens === undefined ? Number.POSITIVE_INFINITY : numberAbove('maxTokens', options.maxTokens, 0, false);
+  const minTokens = options.minTokens === undefined ? 0 : numberAbove('minTokens', options.minTokens, 0, true);
+  if (minTokens > maxTokens) throw invalidOption('minTokens', `must not exceed maxTokens (${maxTokens})`, minTokens);
+  return Object.freeze({
+    turnsPerChunk,
+    // Clamped below the window so that every window advances.
+    overlapTurns: Math.min(overlap, turnsPerChunk - 1),
+    sizer: optionalSizer('sizer', options.sizer) ?? charSizer,
+    maxTokens,
+    minTokens,
+  });
+}
+
+/** A turn as a chunk line: `Speaker: utterance`. */
+function lineOf(turn: Block): string {
+  return `${turn.speaker as string}: ${turn.utterance as string}`;
+}
+
+function checkTurn(block: unknown): Block {
+  const b = block as Block;
+  if (typeof b !== 'object' || b === null || typeof b.speaker !== 'string' || typeof b.utterance !== 'string') {
+    throw new ChunkError('ERR_INVALID_INPUT', "turnGroups() takes the turn blocks of parse({ format: 'transcript' }), each with a speaker and an utterance");
+  }
+  return b;
+}
+
+/**
+ * The turns core: turn blocks in, chunks out, holding at most `turnsPerChunk` turns and the hashes of the
+ * texts emitted so far (for dedupe).
+ */
+export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Block, Chunk> {
+  const { turnsPerChunk, overlapTurns, sizer, maxTokens, minTokens } = config;
+  const step = turnsPerChunk - overlapTurns;
+  const queue: Block[] = [];
+  /** Position (in turns received) of `queue[0]`. */
+  let head = 0;
+  /** Position of the last turn some window has covered. */
+  let covered = -1;
+  let index = 0;
+  let received = 0;
+  const seen = new Set<string>();
+
+  function window(out: Chunk[]): void {
+    let w = Math.min(turnsPerChunk, queue.length);
+    let text = queue.slice(0, w).map(lineOf).join('\n');
+    let size = sizer.size(text);
+    while (w > 1 && size > maxTokens) {
+      w--;
+      text = queue.slice(0, w).map(lineOf).join('\n');
+      size = sizer.size(text);
+    }
+    const hash = hashText(text);
+    if (size >= minTokens && !seen.has(hash)) {
+      seen.add(hash);
+      const firstTurn = queue[0] as Block;
+      const lastTurn = queue[w - 1] as Block;
+      const draft = {
+        text,
+        start: firstTurn.start,
+        end: lastTurn.end,
+        startLine: firstTurn.startLine,
+        endLine: lastTurn.endLine,
+        size,
+        startTurn: firstTurn.turn ?? head,
+        endTurn: lastTurn.turn ?? head + w - 1,
+        metadata: { kinds: ['paragraph' as const] },
+        ...(size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {}),
+      };
+      out.push(finishChunk(draft, owner, index++));
+    }
+    covered = head + w - 1;
+    // A shrunk window advances by its own size at most, so no turn is skipped.
+    const advance = Math.max(1, Math.min(w, step));
+    queue.splice(0, advance);
+    head += advance;
+  }
+
+  return {
+    write(block) {
+      const turn = checkTurn(block);
+      queue.push(turn.turn === undefined ? { ...turn, turn: received } : turn);
+      received++;
+      const out: Chunk[] = [];
+      while (queue.length >= turnsPerChunk) window(out);
+      return out;
+    },
+    end() {
+      const out: Chunk[] = [];
+      while (queue.length > 0 && head + queue.length - 1 > covered) window(out);
+      queue.length = 0;
+      return out;
+    },
+  };
+}
+
+/**
+ * Creates the turns strategy over a transcript source (JSONL turns or "Speaker: text" lines). Windows of
+ * `turnsPerChunk` consecutive turns advance by `turnsPerChunk - overlapTurns`; a window measuring above
+ * `maxTokens` drops turns from its tail (down to one turn, flagged `oversized` if still too large) and then
+ * advances by at most its shrunk size, so no turn is skipped; windows below `minTokens` are dropped; a text
+ * already emitted is not emitted again. Chunks carry `startTurn` and `endTurn`.
+ *
+ * A chunk's `text` is its turns as `Speaker: utterance` lines joined by `\n`: it is rewritten, not a slice, for
+ * JSONL input. For "Speaker: text" lines it is the exact source slice `text.slice(start, end)` whenever the
+ * turns are separated by single `\n` and each has one space after its colon; otherwise (CRLF, blank lines, a
+ * tab) it is rewritten in the same way. `start`/`end` always span the first turn to the last in the source.
+ *
+ * Throws `ERR_TRANSCRIPT_INVALID` (from the reader) for input that is not a transcript.
+ */
+export function byTurns(options: TurnsOptions = {}): Chunker {
+  const config = normalizeTurns(options);
+  return (source: Source) => {
+    checkSource(source);
+    const core = createTurnsCore(config, ownerOf(source));
+    const out: Chunk[] = [];
+    for (const turn of readTurns(source.text)) out.push(...core.write(turn));
+    out.push(...core.end());
+    return out;
+  };
+}

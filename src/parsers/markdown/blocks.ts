@@ -1,0 +1,359 @@
+/**
+ * Maps the top-level nodes of an mdast tree (one parsed batch) to `Block`s whose offsets and lines point into the
+ * whole document.
+ *
+ * The tree may come from a full parse, or from a block-level parse (micromark's inline constructs disabled, the
+ * tree an outline built from its events: `block-outline.ts`), which is several times faster and gives the same
+ * block structure. Only a few block fields depend on inline parsing:
+ * heading titles (emphasis, code spans, escapes, references are markup), images and inline math in `features`,
+ * and code info strings (escapes and character references are decoded). `blocksFromBlockTree` finds the blocks
+ * where these can differ and parses just those again, with inline constructs, in one small document.
+ */
+import type { Heading, Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../types.js';
+import type { MarkdownBatch } from './batcher.js';
+import { countLineEndings } from '../../lines.js';
+
+const KIND_OF: Record<string, BlockKind> = {
+  heading: 'heading',
+  paragraph: 'paragraph',
+  code: 'code',
+  table: 'table',
+  list: 'list',
+  blockquote: 'blockquote',
+  html: 'html',
+  math: 'math',
+  thematicBreak: 'thematicBreak',
+  yaml: 'frontmatter',
+  toml: 'frontmatter',
+  definition: 'definition',
+  footnoteDefinition: 'definition',
+};
+
+/** Maps every top-level node of `tree` (parsed from `batch.text` with inline constructs on) to a block. */
+export function blocksFromTree(tree: Root, batch: MarkdownBatch): Block[] {
+  const blocks: Block[] = [];
+  let previousEnd = 0;
+  for (const node of tree.children) {
+    const block = toBlock(node, batch, node, previousEnd, false);
+    if (block !== null) {
+      blocks.push(block);
+      previousEnd = block.end - batch.offset;
+    }
+  }
+  return blocks;
+}
+
+/** Parses a standalone Markdown document with every construct on (the parser `blocksFromBlockTree` re-parses with). */
+export type FullParser = (text: string) => Root;
+
+/**
+ * Maps the top-level nodes of a block-level `tree` (parsed from `batch.text` with inline constructs off) to the
+ * blocks a full parse of the batch gives. Returns null when the small document of re-parsed blocks does not
+ * reproduce them exactly (an unclosed construct swallowing the separators, say); the caller then parses the
+ * batch in full.
+ */
+export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Block[] | null {
+  const inline = inlineNodes(tree, batch, parseFull);
+  if (inline === null) return null;
+  const blocks: Block[] = [];
+  let previousEnd = 0;
+  tree.children.forEach((node, i) => {
+    const block = toBlock(node, batch, inline.get(i) ?? node, previousEnd, true);
+    if (block !== null) {
+      blocks.push(block);
+      previousEnd = block.end - batch.offset;
+    }
+  });
+  return blocks;
+}
+
+/** The separator between re-parsed blocks: a blank line ends paragraphs, a thematic break ends lists and quotes. */
+const SEPARATOR = '\n\n***\n\n';
+
+/**
+ * Parses, with inline constructs, the top-level blocks whose inline content matters, in one small document; the
+ * batch's definitions are appended, since they decide whether `[x]` is a reference. Returns each such block's
+ * fully parsed node by its index in `tree.children`, or null when the small document does not reproduce them.
+ */
+function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Map<number, RootContent> | null {
+  const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
+  let doc = '';
+  let brackets = false;
+  tree.children.forEach((node, index) => {
+    if (!needsInline(node, batch.text)) return;
+    const from = node.position?.start.offset;
+    const to = node.position?.end.offset;
+    if (from === undefined || to === undefined) return;
+    // Start at the beginning of the line so that indentation (tabs, list item columns) stays what it was.
+    let lineStart = from;
+    while (lineStart > 0 && (batch.text.charCodeAt(lineStart - 1) === 32 || batch.text.charCodeAt(lineStart - 1) === 9)) lineStart--;
+    const source = batch.text.slice(lineStart, to);
+    if (!brackets && source.includes('[')) brackets = true;
+    wanted.push({ index, node, at: doc.length + (from - lineStart), length: to - from });
+    doc += source + SEPARATOR;
+  });
+  const out = new Map<number, RootContent>();
+  if (wanted.length === 0) return out;
+  if (brackets) doc += definitionsOf(tree);
+  const children = parseFull(doc).children;
+  for (let k = 0; k < wanted.length; k++) {
+    const w = wanted[k] as (typeof wanted)[number];
+    const full = children[2 * k];
+    const pos = full?.position;
+    if (full === undefined || full.type !== w.node.type || pos?.start.offset !== w.at || pos.end.offset !== w.at + w.length) return null;
+    // Alone in the small document, a block can nest differently: "> 2) x" after a paragraph is a quoted paragraph
+    // (an ordered list not starting at 1 cannot interrupt one), but a list when it opens a document.
+    if (containerShape(full) !== containerShape(w.node)) return null;
+    out.set(w.index, full);
+  }
+  return out;
+}
+
+/** Containers whose children are blocks; the shape of a block is its type and, for these, its children's shapes. */
+const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinition']);
+
+/** The block structure of a node: types of the nested blocks, not descending into phrasing content. */
+function containerShape(node: Nodes): string {
+  if (!CONTAINERS.has(node.type)) return node.type;
+  return `${node.type}(${(node as Parent).children.map((child) => containerShape(child as Nodes)).join(',')})`;
+}
+
+/** Stand-ins for every link and footnote definition of `tree`: only their labels matter to inline parsing. */
+function definitionsOf(tree: Root): string {
+  let out = '';
+  const visit = (n: Nodes): void => {
+    if (n.type === 'definition') out += `[${n.label ?? n.identifier}]: x\n\n`;
+    else if (n.type === 'footnoteDefinition') out += `[^${n.label ?? n.identifier}]: x\n\n`;
+    if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes);
+  };
+  visit(tree);
+  return out;
+}
+
+/** Markup a heading title may hold: with none of these, the title is the same text with or without inline parsing. */
+const TITLE_MARKUP = /[\\`*_[\]<>&!~$]/;
+/** The same, less the backtick: markup other than code spans. */
+const MARKUP_BESIDES_CODE = /[\\*_[\]<>&!~$]/;
+
+/**
+ * The title of a heading from the block-level parse, when no inline parse is needed to read it: its text when it
+ * holds no markup, or its text with the code spans read out when they are its only markup (the titles of API
+ * references: "`fs.readFile(path[, options])`"). Null when anything else may be in it, or when the parse left
+ * the heading without text (setext headings, whose text is never tokenized).
+ */
+function plainTitle(node: Heading): string | null {
+  if (node.children.length === 0) return null;
+  const text = toString(node);
+  if (!TITLE_MARKUP.test(text)) return text.trim();
+  // A GFM autolink literal (`http://…`, `www.…`, an e-mail address) may run over backticks and keep them as text.
+  if (AUTOLINK_LITERAL.test(text)) return null;
+  return readCodeSpans(text)?.trim() ?? null;
+}
+
+/** What may start a GFM autolink literal. */
+const AUTOLINK_LITERAL = /www\.|:\/\/|@/i;
+
+/**
+ * `text` with each code span replaced by its content, as CommonMark reads it; null when there is markup outside
+ * the code spans. A run of backticks opens a span when a run of the same length follows; otherwise it is text.
+ * Inside a span nothing is markup, so it does not matter that `[`, `<` or `*` may be there.
+ */
+function readCodeSpans(text: string): string | null {
+  let out = '';
+  /** Start of the text not yet copied to `out`. */
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('`', from);
+    if (open === -1) break;
+    const openEnd = backtickRunEnd(text, open);
+    const close = matchingRun(text, openEnd, openEnd - open);
+    if (close === -1) {
+      from = openEnd;
+      continue;
+    }
+    const before = text.slice(copied, open);
+    if (MARKUP_BESIDES_CODE.test(before)) return null;
+    out += before + codeSpanContent(text.slice(openEnd, close));
+    copied = close + (openEnd - open);
+    from = copied;
+  }
+  const rest = text.slice(copied);
+  return MARKUP_BESIDES_CODE.test(rest) ? null : out + rest;
+}
+
+function backtickRunEnd(text: string, at: number): number {
+  while (text.charCodeAt(at) === 96) at++;
+  return at;
+}
+
+/** Start of the first run of exactly `length` backticks at or after `from`, or -1. */
+function matchingRun(text: string, from: number, length: number): number {
+  for (;;) {
+    const at = text.indexOf('`', from);
+    if (at === -1) return -1;
+    const end = backtickRunEnd(text, at);
+    if (end - at === length) return at;
+    from = end;
+  }
+}
+
+/** A code span's content: one space stripped from each end when both ends have one and it is not all spaces. */
+function codeSpanContent(content: string): string {
+  const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
+  return padded ? content.slice(1, -1) : content;
+}
+/** What may start an image (`![`, `<img`) or inline math (`$`) in a text. */
+const INLINE_FEATURE = /!\[|<img|\$/i;
+/** What an info string decodes (backslash escapes, character references). */
+const INFO_ESCAPE = /[\\&]/;
+
+/**
+ * True when a block-level node may map to a different block than its fully parsed self. The block-level parse
+ * leaves paragraph text untokenized (paragraphs and setext headings have no children), so their source is what
+ * is searched; a setext heading's title only exists in the full parse.
+ */
+function needsInline(node: RootContent, text: string): boolean {
+  if (node.type === 'heading' && plainTitle(node) === null) return true;
+  const visit = (n: Nodes): boolean => {
+    switch (n.type) {
+      case 'text':
+        return INLINE_FEATURE.test(n.value);
+      case 'paragraph':
+      case 'heading':
+      case 'tableCell':
+        return INLINE_FEATURE.test(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0));
+      case 'code':
+        return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
+      default:
+        if ('children' in n) for (const child of (n as Parent).children) if (visit(child as Nodes)) return true;
+        return false;
+    }
+  };
+  return visit(node);
+}
+
+/**
+ * Maps one top-level node to a block: positions and structure from `node`, inline-dependent fields (title, info
+ * string, features) from `inline`, the same node fully parsed (or `node` itself when it was, or when `node` comes
+ * from a block-level parse and needed no inline parse: `blockLevel` says which).
+ */
+function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean): Block | null {
+  const pos = node.position;
+  if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
+  let from = pos.start.offset;
+  let startLine = pos.start.line;
+  if (from < previousEnd) {
+    // mdast starts a setext heading at the definitions that precede its text ("[a]: /u\nbar\n==="), so the two
+    // nodes overlap; the heading's own text begins after the definition.
+    const skipped = /^\s*/.exec(batch.text.slice(previousEnd))?.[0] ?? '';
+    startLine += countLineEndings(batch.text, from, previousEnd + skipped.length);
+    from = previousEnd + skipped.length;
+  }
+  const to = pos.end.offset;
+  const shift = batch.offset;
+  const base = {
+    text: batch.text.slice(from, to),
+    start: from + shift,
+    end: to + shift,
+    startLine: startLine + batch.line - 1,
+    endLine: pos.end.line + batch.line - 1,
+  };
+  const features = featuresOf(inline);
+  if (features !== undefined) Object.assign(base, { features });
+  switch (node.type) {
+    case 'heading':
+      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node) ?? toString(node).trim()) : toString(inline).trim() };
+    case 'code': {
+      const code = inline.type === 'code' ? inline : node;
+      return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };
+    }
+    case 'table':
+      return { kind: 'table', ...base, ...tableRows(node, batch.text, shift) };
+    case 'list':
+      return { kind: 'list', ...base, ordered: node.ordered === true, items: listItems(node, shift) };
+    default: {
+      // Unknown node types (from future plugins) are kept as paragraphs so that no text is lost.
+      const kind = (KIND_OF[node.type] ?? 'paragraph') as Exclude<BlockKind, 'heading' | 'code' | 'table' | 'list'>;
+      return { kind, ...base };
+    }
+  }
+}
+
+/** The opening fence of a fenced code block, or null for an indented one. */
+function fenceOf(text: string): string | null {
+  const m = /^[ \t]*(`{3,}|~{3,})/.exec(text);
+  return m ? (m[1] as string) : null;
+}
+
+function spanOf(node: Nodes, shift: number): Span {
+  return { start: (node.position?.start.offset ?? 0) + shift, end: (node.position?.end.offset ?? 0) + shift };
+}
+
+function tableRows(node: Table, text: string, shift: number): { rows: Span[]; delimiterRow: Span } {
+  const rows = node.children.map((row) => spanOf(row, shift));
+  // The delimiter row is not a node: it is the line right after the header row.
+  const headerEnd = node.children[0]?.position?.end.offset ?? 0;
+  let start = text.indexOf('\n', headerEnd);
+  start = start === -1 ? headerEnd : start + 1;
+  let end = text.indexOf('\n', start);
+  if (end === -1) end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  // Container prefixes (a table inside a quote) are not part of the row.
+  while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++;
+  return { rows, delimiterRow: { start: start + shift, end: end + shift } };
+}
+
+function listItems(list: List, shift: number): ListItemSpan[] {
+  return list.children.map((item) => {
+    const nested: ListItemSpan[] = [];
+    for (const child of item.children) if (child.type === 'list') nested.push(...listItems(child, shift));
+    return { ...spanOf(item, shift), items: nested };
+  });
+}
+
+const IMG_SRC = /<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+
+/** Images, math, and code, tables and lists nested in a block. Undefined when there is none. */
+function featuresOf(node: RootContent): BlockFeatures | undefined {
+  const images: string[] = [];
+  const codeLangs: string[] = [];
+  let math = node.type === 'math';
+  let table = false;
+  let list = false;
+  const visit = (n: Nodes, depth: number): void => {
+    switch (n.type) {
+      case 'image':
+        images.push(n.url);
+        break;
+      case 'html':
+        for (const m of n.value.matchAll(IMG_SRC)) images.push(m[1] ?? m[2] ?? m[3] ?? '');
+        break;
+      case 'inlineMath':
+      case 'math':
+        math = true;
+        break;
+      case 'code':
+        if (depth > 0) codeLangs.push(n.lang ?? '');
+        break;
+      case 'table':
+        if (depth > 0) table = true;
+        break;
+      case 'list':
+        if (depth > 0 && node.type !== 'list') list = true;
+        break;
+    }
+    if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes, depth + 1);
+  };
+  visit(node, 0);
+  if (images.length === 0 && codeLangs.length === 0 && !math && !table && !list) return undefined;
+  const features: { -readonly [K in keyof BlockFeatures]: BlockFeatures[K] } = {};
+  if (images.length > 0) features.images = images;
+  if (math) features.math = true;
+  if (codeLangs.length > 0) features.codeLangs = codeLangs;
+  if (table) features.table = true;
+  if (list) features.list = true;
+  return features;
+}

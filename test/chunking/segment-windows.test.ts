@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/chunking/segment-windows.js';
+
+const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+describe('isSpaceCode', () => {
+  it('agrees with /\\s/ on every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+});
+
+describe('grapheme boundaries', () => {
+  it('knows CR LF, combining marks, ZWJ sequences, surrogate pairs and prepended marks', () => {
+    expect(isGraphemeBoundary('a\r\nb', 2, g)).toBe(false);
+    expect(isGraphemeBoundary('a\r\nb', 1, g)).toBe(true);
+    expect(isGraphemeBoundary('e\u0301', 1, g)).toBe(false);
+    expect(isGraphemeBoundary(' \u0301', 1, g)).toBe(false);
+    expect(isGraphemeBoundary('👨‍👩', 2, g)).toBe(false);
+    expect(isGraphemeBoundary('😀', 1, g)).toBe(false);
+    expect(isGraphemeBoundary('\u0600 ', 1, g)).toBe(false);
+    expect(isGraphemeBoundary('ab', 0, g)).toBe(true);
+    expect(isGraphemeBoundary('ab', 2, g)).toBe(true);
+  });
+
+  it('moves a position inside a cluster to the cluster edges', () => {
+    const text = 'x👨‍👩‍👧y';
+    expect(boundaryAtOrBefore(text, 4, g)).toBe(1);
+    expect(boundaryAtOrAfter(text, 4, g)).toBe(text.length - 1);
+    expect(boundaryAtOrBefore(text, 1, g)).toBe(1);
+  });
+});
+
+describe('windowEnd', () => {
+  it('cuts before whitespace in the second half of the window', () => {
+    const text = 'word '.repeat(2000);
+    const end = windowEnd(text, 0, text.length, g);
+    expect(end).toBeLessThanOrEqual(SEGMENT_WINDOW);
+    expect(end).toBeGreaterThan(SEGMENT_WINDOW / 2);
+    expect(text[end]).toBe(' ');
+  });
+
+  it('cuts a run without whitespace between clusters', () => {
+    const text = '👍🏽'.repeat(3000);
+    const end = windowEnd(text, 0, text.length, g);
+    expect(end % 4).toBe(0);
+    expect(end).toBeGreaterThan(0);
+  });
+
+  it('returns the end when the rest fits', () => {
+    expect(windowEnd('short text', 2, 10, g)).toBe(10);
+  });
+});
+
+describe('segmentWindows', () => {
+  it('gives the sentences of a long text as one whole segmentation would', () => {
+    const text = Array.from({ length: 600 }, (_, i) => `Sentence number ${i} ends here. `).join('');
+    const whole = [...sentences.segment(text)].map((s) => s.index);
+    const windowed: number[] = [];
+    segmentWindows(text, 0, text.length, sentences, g, (s, e) => {
+      expect(e).toBeGreaterThan(s);
+      windowed.push(s);
+    });
+    expect(text.length).toBeGreaterThan(3 * SEGMENT_WINDOW);
+    expect(windowed).toEqual(whole);
+  });
+
+  it('covers a long unbroken run with contiguous segments of bounded length', () => {
+    const text = 'x'.repeat(20_000);
+    let at = 0;
+    segmentWindows(text, 0, text.length, sentences, g, (s, e) => {
+      expect(s).toBe(at);
+      expect(e - s).toBeLessThanOrEqual(SEGMENT_WINDOW);
+      at = e;
+    });
+    expect(at).toBe(text.length);
+  });
+});

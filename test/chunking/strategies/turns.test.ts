@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { byTurns, createTurnsCore, normalizeTurns } from '../../../src/chunking/strategies/turns.js';
+import type { Sizer } from '../../../src/protocols.js';
+import type { Block } from '../../../src/types.js';
+
+const transcript = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? 'Bob' : 'Alice'}: line ${i}`).join('\n');
+const source = (text: string) => ({ id: 'call', origin: 'call.txt', text });
+const wordCount: Sizer = { size: (t) => t.split(/\s+/).filter(Boolean).length };
+
+describe('byTurns', () => {
+  it('makes windows of turnsPerChunk turns advancing by turnsPerChunk - overlapTurns', () => {
+    const chunks = byTurns({ turnsPerChunk: 3, overlapTurns: 1 })(source(transcript(7)));
+    expect(chunks.map((c) => [c.startTurn, c.endTurn])).toEqual([[0, 2], [2, 4], [4, 6]]);
+    expect(chunks[0]!.text).toBe('Alice: line 0\nBob: line 1\nAlice: line 2');
+  });
+
+  it('ends with a shorter window for the turns left', () => {
+    const chunks = byTurns({ turnsPerChunk: 3, overlapTurns: 1 })(source(transcript(8)));
+    expect(chunks.map((c) => [c.startTurn, c.endTurn])).toEqual([[0, 2], [2, 4], [4, 6], [6, 7]]);
+  });
+
+  it('clamps overlapTurns below the window', () => {
+    const chunks = byTurns({ turnsPerChunk: 2, overlapTurns: 5 })(source(transcript(4)));
+    expect(chunks.map((c) => [c.startTurn, c.endTurn])).toEqual([[0, 1], [1, 2], [2, 3]]);
+  });
+
+  it('keeps the text an exact source slice for single-LF "Speaker: text" lines, and carries ids', () => {
+    const text = transcript(5);
+    for (const c of byTurns({ turnsPerChunk: 2, overlapTurns: 0 })(source(text))) {
+      expect(text.slice(c.start, c.end)).toBe(c.text);
+      expect(c).toMatchObject({ documentId: 'call', origin: 'call.txt', id: `call#${c.index}` });
+    }
+  });
+
+  it('rewrites JSONL turns as "Speaker: text" lines; start and end span the records', () => {
+    const text = '{"speaker":"A","text":"hi"}\n{"speaker":"B","text":"yo\\nthere"}\n';
+    const [chunk] = byTurns({ turnsPerChunk: 2 })(source(text));
+    expect(chunk).toMatchObject({ text: 'A: hi\nB: yo\nthere', start: 0, end: text.length - 1, startLine: 1, endLine: 2, startTurn: 0, endTurn: 1 });
+  });
+
+  it('never splits a turn: a multi-line turn stays whole', () => {
+    const text = 'A: one\ntwo\nthree\nB: four';
+    const chunks = byTurns({ turnsPerChunk: 1, overlapTurns: 0 })(source(text));
+    expect(chunks.map((c) => c.text)).toEqual(['A: one\ntwo\nthree', 'B: four']);
+  });
+
+  it('shrinks a window from its tail until it fits maxTokens, then advances by the shrunk size', () => {
+    const text = 'A: a\nB: b b b b b b\nA: c\nB: d\nA: e';
+    const chunks = byTurns({ turnsPerChunk: 3, overlapTurns: 1, sizer: wordCount, maxTokens: 5 })(source(text));
+    expect(chunks.map((c) => [c.startTurn, c.endTurn, c.size])).toEqual([
+      [0, 0, 2],
+      [1, 1, 7],
+      [2, 3, 4],
+      [4, 4, 2],
+    ]);
+    expect(chunks[1]).toMatchObject({ oversized: true, metadata: { oversizedReason: 'turn longer than maxTokens' } });
+  });
+
+  it('drops windows below minTokens', () => {
+    const text = 'A: a\nB: b\nA: c c c c';
+    const chunks = byTurns({ turnsPerChunk: 1, overlapTurns: 0, sizer: wordCount, minTokens: 3 })(source(text));
+    expect(chunks.map((c) => c.text)).toEqual(['A: c c c c']);
+    expect(chunks[0]!.index).toBe(0);
+  });
+
+  it('emits an identical chunk text once', () => {
+    const text = 'A: hi\nB: hi\nA: hi\nB: hi\nA: bye';
+    const chunks = byTurns({ turnsPerChunk: 2, overlapTurns: 0 })(source(text));
+    expect(chunks.map((c) => [c.text, c.startTurn])).toEqual([['A: hi\nB: hi', 0], ['A: bye', 4]]);
+    expect(chunks.map((c) => c.index)).toEqual([0, 1]);
+  });
+
+  it('refuses bad options at creation', () => {
+    expect(() => byTurns({ turnsPerChunk: 0 })).toThrow('Invalid option turnsPerChunk: must be an integer >= 1, got 0');
+    expect(() => byTurns({ overlapTurns: -1 })).toThrow('Invalid option overlapTurns: must be an integer >= 0, got -1');
+    expect(() => byTurns({ maxTokens: 0 })).toThrow('Invalid option maxTokens: must be a number > 0, got 0');
+    expect(() => byTurns({ minTokens: -2 })).toThrow('Invalid option minTokens: must be a number >= 0, got -2');
+    expect(() => byTurns({ minTokens: 10, maxTokens: 5 })).toThrow('Invalid option minTokens: must not exceed maxTokens (5), got 10');
+  });
+
+  it('fails with ERR_TRANSCRIPT_INVALID on text that is not a transcript', () => {
+    expect(() => byTurns()(source('# A heading\n\nprose'))).toThrow(expect.objectContaining({ code: 'ERR_TRANSCRIPT_INVALID' }));
+  });
+
+  it('gives no chunks for an empty transcript', () => {
+    expect(byTurns()(source(''))).toEqual([]);
+  });
+});
+
+describe('createTurnsCore', () => {
+  it('refuses blocks that are not turns', () => {
+    const core = createTurnsCore(normalizeTurns(), { documentId: 'd' });
+    const block = { kind: 'paragraph', text: 'x', start: 0, end: 1, startLine: 1, endLine: 1 } as Block;
+    expect(() => core.write(block)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_INPUT' }));
+  });
+
+  it('numbers turns itself when blocks carry no turn index', () => {
+    const core = createTurnsCore(normalizeTurns({ turnsPerChunk: 2, overlapTurns: 0 }), { documentId: 'd' });
+    const turn = (i: number): Block => ({ kind: 'paragraph', text: `S: ${i}`, start: i * 5, end: i * 5 + 4, startLine: i + 1, endLine: i + 1, speaker: 'S', utterance: String(i) });
+    const out = [0, 1, 2].flatMap((i) => core.write(turn(i)));
+    out.push(...core.end());
+    expect(out.map((c) => [c.startTurn, c.endTurn])).toEqual([[0, 1], [2, 2]]);
+  });
+});

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { isChunkError } from '../../src/errors.js';
+import { charSizer, createTokenSizer, createWordSizer } from '../../src/chunking/sizers/index.js';
+import { createTextSplitter } from '../../src/chunking/text-splitter.js';
+import type { Sizer } from '../../src/protocols.js';
+import type { Span } from '../../src/types.js';
+import { checkSpans } from '../support/span-checks.js';
+
+const slices = (text: string, spans: Span[]): string[] => spans.map((s) => text.slice(s.start, s.end));
+
+function expectInvalid(run: () => unknown, option: string, pattern: RegExp): void {
+  try {
+    run();
+    expect.unreachable();
+  } catch (error) {
+    expect(isChunkError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    expect((error as { option?: string }).option).toBe(option);
+    expect((error as Error).message).toMatch(pattern);
+  }
+}
+
+describe('createTextSplitter: level choice', () => {
+  it('cuts two paragraphs that each fit exactly between them', () => {
+    const a = 'First paragraph. It has two sentences.';
+    const b = 'Second paragraph, also short. Still two sentences.';
+    const text = `${a}\n\n${b}\n`;
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 60);
+    expect(slices(text, spans)).toEqual([a, b]);
+  });
+
+  it('packs small paragraphs together up to the target', () => {
+    const text = 'One.\n\nTwo.\n\nThree.\n\nFour.';
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 100, 12);
+    expect(slices(text, spans)).toEqual(['One.\n\nTwo.', 'Three.', 'Four.']);
+  });
+
+  it('cuts a paragraph that does not fit at sentence ends', () => {
+    const text = 'The cat sat on the mat. The dog lay on the rug. The bird sang in the tree. The fish swam.';
+    const spans = createTextSplitter({ sizer: createWordSizer() }).split(text, 12);
+    expect(slices(text, spans)).toEqual(['The cat sat on the mat. The dog lay on the rug.', 'The bird sang in the tree. The fish swam.']);
+    for (const s of slices(text, spans)) expect(s.endsWith('.')).toBe(true);
+  });
+
+  it('keeps a fitting paragraph whole next to one cut into sentences', () => {
+    const short = 'A short paragraph.';
+    const long = 'Sentence one is here. Sentence two is here. Sentence three is here.';
+    const text = `${short}\n\n${long}`;
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 45, 20);
+    expect(slices(text, spans)).toEqual([short, 'Sentence one is here.', 'Sentence two is here.', 'Sentence three is here.']);
+  });
+
+  it('cuts a sentence that does not fit between words', () => {
+    const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 20);
+    expect(slices(text, spans)).toEqual(['alpha beta gamma', 'delta epsilon zeta', 'eta theta iota kappa']);
+  });
+
+  it('cuts a script without spaces at dictionary words, not inside them', () => {
+    const text = '今日は良い天気です明日も晴れるでしょう';
+    const spans = createTextSplitter({ sizer: charSizer, locale: 'ja' }).split(text, 6);
+    checkSpans(text, spans, charSizer, 6);
+    expect(slices(text, spans).join('')).toBe(text);
+    const words = new Set([...new Intl.Segmenter('ja', { granularity: 'word' }).segment(text)].map((s) => s.index));
+    for (const span of spans) expect(words.has(span.start)).toBe(true);
+  });
+
+  it('cuts a word longer than maxSize between grapheme clusters, never inside one', () => {
+    const text = 'x👨‍👩‍👧‍👦e\u0301🇫🇷'.repeat(4);
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 12);
+    checkSpans(text, spans, charSizer, 12);
+    expect(spans.length).toBeGreaterThan(4);
+  });
+
+  it('returns a single cluster larger than maxSize as its own span', () => {
+    const family = '👨‍👩‍👧‍👦';
+    const text = `ab ${family} cd`;
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 3);
+    expect(slices(text, spans)).toEqual(['ab', family, 'cd']);
+  });
+
+  it('keeps a space that carries a combining mark with its mark', () => {
+    const text = 'abc \u0301def';
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 5);
+    expect(slices(text, spans)).toEqual(['abc', ' \u0301def']);
+  });
+
+  it('treats CRLF blank lines as paragraph breaks', () => {
+    const text = 'First line\r\n\r\nSecond line\r\n';
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 12);
+    expect(slices(text, spans)).toEqual(['First line', 'Second line']);
+  });
+
+  it('returns no span for empty or whitespace-only text', () => {
+    const splitter = createTextSplitter({ sizer: charSizer });
+    expect(splitter.split('', 10)).toEqual([]);
+    expect(splitter.split(' \n\r\n\t\u3000 ', 10)).toEqual([]);
+  });
+});
+
+describe('createTextSplitter: measurement', () => {
+  it('measures each piece once and each packed span once more', () => {
+    const calls: string[] = [];
+    const sizer: Sizer = { size: (t) => (calls.push(t), t.length) };
+    const text = Array.from({ length: 50 }, (_, i) => `Paragraph number ${i} is here.`).join('\n\n');
+    const spans = createTextSplitter({ sizer }).split(text, 200);
+    checkSpans(text, spans, charSizer, 200);
+    // 50 pieces, plus at most two measurements (first piece alone, finished span) per span.
+    expect(calls.length).toBeLessThanOrEqual(50 + 2 * spans.length);
+    const measured = calls.reduce((n, t) => n + t.length, 0);
+    expect(measured).toBeLessThanOrEqual(3 * text.length);
+  });
+
+  it('shrinks a span the sizer finds too large though its pieces add up', () => {
+    // Every space costs 5 units inside a span, but pieces are measured with one space at most.
+    const sizer: Sizer = { size: (t) => t.length + 4 * ((t.match(/ /g)?.length ?? 0) > 1 ? t.match(/ /g)!.length : 0) };
+    const text = 'aa bb cc dd ee ff gg hh ii jj';
+    const spans = createTextSplitter({ sizer }).split(text, 12);
+    checkSpans(text, spans, sizer, 12);
+  });
+
+  it('stays within maxSize in tokens where whitespace changes the count', () => {
+    const sizer = createTokenSizer('cl100k_base');
+    const text = 'Хорошо Хорошо Хорошо. Привет мир! 你好世界。 '.repeat(40);
+    for (const max of [3, 8, 32]) checkSpans(text, createTextSplitter({ sizer }).split(text, max), sizer, max);
+  });
+
+  it('splits a 2 MB paragraph without blank lines', () => {
+    const sentence = 'A sentence that goes on, with words and commas; then it ends. ';
+    const text = sentence.repeat(Math.ceil(2_000_000 / sentence.length));
+    const sizer = createTokenSizer('cl100k_base');
+    const spans = createTextSplitter({ sizer }).split(text, 512, 384);
+    expect(spans.length).toBeGreaterThan(1_000);
+    expect(spans[0]!.start).toBe(0);
+    expect(spans[spans.length - 1]!.end).toBe(text.length - 1);
+    for (let i = 1; i < spans.length; i++) expect(text[spans[i]!.start - 1]).toBe(' ');
+  });
+
+  it('splits 2 MB without any whitespace or punctuation', () => {
+    const text = 'x'.repeat(2_000_000);
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 1_000);
+    expect(spans).toHaveLength(2_000);
+  });
+
+  it('always advances with a constant sizer over the limit: one cluster per span', () => {
+    const text = 'ab c\u0301 d';
+    const spans = createTextSplitter({ sizer: { size: () => 99 } }).split(text, 5);
+    expect(slices(text, spans)).toEqual(['a', 'b', 'c\u0301', 'd']);
+  });
+
+  it('returns one span with a sizer that always says 0', () => {
+    const text = ' one\n\ntwo three. four ';
+    expect(createTextSplitter({ sizer: { size: () => 0 } }).split(text, 1)).toEqual([{ start: 1, end: text.length - 1 }]);
+  });
+});
+
+describe('createTextSplitter: validation', () => {
+  const splitter = createTextSplitter({ sizer: charSizer });
+
+  it('rejects a maxSize that is not a number > 0', () => {
+    for (const bad of [0, -1, Number.NaN, '10' as unknown as number]) {
+      expectInvalid(() => splitter.split('text', bad), 'maxSize', /maxSize.*must be a number > 0/);
+    }
+  });
+
+  it('rejects a targetSize that is not a number > 0', () => {
+    expectInvalid(() => splitter.split('text', 10, 0), 'targetSize', /targetSize.*must be a number > 0, got 0/);
+  });
+
+  it('rejects text that is not a string with ERR_INVALID_INPUT', () => {
+    try {
+      splitter.split(42 as unknown as string, 10);
+      expect.unreachable();
+    } catch (error) {
+      expect(isChunkError(error, 'ERR_INVALID_INPUT')).toBe(true);
+      expect((error as Error).message).toMatch(/needs a string, got number/);
+    }
+  });
+
+  it('rejects a locale that is not a language tag', () => {
+    expectInvalid(() => createTextSplitter({ sizer: charSizer, locale: 'not a locale!' }), 'locale', /locale.*BCP 47.*"not a locale!"/);
+  });
+
+  it('rejects a sizer without a size method', () => {
+    expectInvalid(() => createTextSplitter({ sizer: {} as Sizer }), 'sizer', /sizer.*size\(text\)/);
+  });
+
+  it('caps targetSize at maxSize', () => {
+    const text = 'aaaa bbbb cccc dddd';
+    expect(splitter.split(text, 9, 1_000)).toEqual(splitter.split(text, 9));
+  });
+});
