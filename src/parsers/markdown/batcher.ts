@@ -12,7 +12,7 @@
  * cap, and a single line longer than the cap fails with `ERR_BUFFER_OVERFLOW`.
  */
 import { ChunkError } from '../../errors.js';
-import { countLineEndings } from '../../lines.js';
+import { countLineEndings } from '../../text/lines.js';
 
 /** A piece of the document to parse on its own. */
 export interface MarkdownBatch {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/chunking/segment-windows.js';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/text/segment-windows.js';
 
 const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
