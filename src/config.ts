@@ -20,10 +20,18 @@ export interface ParseOptions {
   format?: InputFormat;
   /** Fail on invalid UTF-8 with `ERR_INVALID_UTF8` instead of replacing it with U+FFFD. Default false. */
   fatal?: boolean;
-  /** Cap on the text a Markdown parser carries between cut points. Default 16 MiB. */
+  /** Cap on a transcript read into memory. Default 16 MiB. */
   maxBufferBytes?: number;
-  /** Size (UTF-16 units) from which a Markdown batch is cut at the next safe blank line. Default 16 KiB. */
+  /** Size (UTF-16 units) from which a Markdown batch is cut at the next safe blank line. Default 8 Ki. */
   batchSize?: number;
+  /**
+   * Hard bound (UTF-16 units) on a Markdown parse batch, whatever the text: where no safe blank line falls within
+   * it, the batch is cut at the most faithful place inside (see the README). Default 32 Ki, or four batches when
+   * `batchSize` is larger.
+   */
+  maxBatchSize?: number;
+  /** Fail instead of cutting: `ERR_BUFFER_OVERFLOW` for a line longer than `maxBatchSize`, `ERR_NESTING_TOO_DEEP` for containers nested deeper than 32. */
+  strict?: boolean;
   /** Worker threads parsing Markdown batches; 0 parses inline; `'auto'` decides from input size and cores. */
   workers?: number | 'auto';
   /** Cap on a PDF read from a stream (it is buffered for random access). Default 256 MiB. */
@@ -40,6 +48,8 @@ export interface ParseConfig {
   readonly fatal: boolean;
   readonly maxBufferBytes: number;
   readonly batchSize: number;
+  readonly maxBatchSize: number;
+  readonly strict: boolean;
   readonly workers: number | 'auto';
   readonly maxPdfBytes: number;
   readonly password: string | undefined;
@@ -117,7 +127,7 @@ export interface ChunkConfig {
   readonly signal: AbortSignal | undefined;
 }
 
-const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'workers', 'maxPdfBytes', 'password', 'signal'];
+const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'workers', 'maxPdfBytes', 'password', 'signal'];
 const CHUNK_KEYS = [
   'strategy', 'unit', 'encoding', 'graphemes', 'maxSize', 'targetSize', 'minSize', 'overlap', 'splitLevels', 'locale',
   'preserveTables', 'tableSplit', 'preserveCode', 'contextualize', 'documentId', 'origin', 'fixedSize', 'markers',
@@ -199,6 +209,14 @@ function plainObject(what: string, options: unknown): object {
  */
 export const DEFAULT_BATCH_SIZE = 8 * 1024;
 
+/**
+ * Default hard bound on a Markdown batch, in UTF-16 units. The largest batch the safe cuts make on the corpus and
+ * on Node's API docs at the default batch size is about 26 Ki units, so no real document is cut inside a construct;
+ * on text without safe cuts (a table of many rows, headings without blank lines) micromark's time per character
+ * grows with the batch, from twice the 8 Ki figure at 32 Ki to three times at 128 Ki, and its working set with it.
+ */
+export const DEFAULT_MAX_BATCH_SIZE = 32 * 1024;
+
 /** Copies, defaults, validates and freezes options for `parse()`. */
 export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
   const o = plainObject('options', options) as ParseOptions;
@@ -208,14 +226,17 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
   if (o.password !== undefined && typeof o.password !== 'string') throw invalidOption('password', 'must be a string', o.password);
   const maxBufferBytes = integer('maxBufferBytes', o.maxBufferBytes, 16 * 1024 * 1024, 1024);
   const batchSize = integer('batchSize', o.batchSize, DEFAULT_BATCH_SIZE, 1);
-  if (batchSize > maxBufferBytes) {
-    throw invalidOption('batchSize', `must not exceed maxBufferBytes (${maxBufferBytes})`, batchSize);
+  const maxBatchSize = integer('maxBatchSize', o.maxBatchSize, Math.max(DEFAULT_MAX_BATCH_SIZE, 4 * batchSize), 64);
+  if (batchSize > maxBatchSize) {
+    throw invalidOption('batchSize', `must not exceed maxBatchSize (${maxBatchSize})`, batchSize);
   }
   return Object.freeze({
     format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'auto'] as const, 'auto'),
     fatal: bool('fatal', o.fatal, false),
     maxBufferBytes,
     batchSize,
+    maxBatchSize,
+    strict: bool('strict', o.strict, false),
     workers,
     maxPdfBytes: integer('maxPdfBytes', o.maxPdfBytes, 256 * 1024 * 1024, 1),
     password: o.password,

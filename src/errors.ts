@@ -2,8 +2,10 @@
 export type ChunkErrorCode =
   /** An option is missing a rule: wrong type, out of range, inconsistent with another option. */
   | 'ERR_INVALID_OPTION'
-  /** A region of input without a usable cut point exceeded `maxBufferBytes`. */
+  /** Input exceeded a buffer bound: a line longer than `maxBatchSize` with `strict`, a transcript over `maxBufferBytes`, `collect`'s `maxItems`. */
   | 'ERR_BUFFER_OVERFLOW'
+  /** With `strict`, Markdown containers (quotes, lists) nested deeper than chunkstream reads them. */
+  | 'ERR_NESTING_TOO_DEEP'
   /** Input is not valid UTF-8 and `fatal` was set. */
   | 'ERR_INVALID_UTF8'
   /** Something other than a string, Buffer or Uint8Array was written to a parser. */

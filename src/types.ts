@@ -48,6 +48,24 @@ export interface BlockFeatures {
   readonly list?: boolean;
 }
 
+/**
+ * How a block continues a construct that the parser had to cut (a table of many rows, an unclosed fence, one line
+ * of megabytes): the chunker treats a run of such parts as one block.
+ */
+export interface BlockContinuation {
+  /** The block continues the block before it: its text starts inside the construct. */
+  readonly previous: boolean;
+  /** The block goes on in the block after it. */
+  readonly next: boolean;
+  /** Where the cut before this block fell, when `previous`: between list items, table rows or lines, or inside a line. */
+  readonly cut?: 'item' | 'row' | 'line' | 'inline';
+  /**
+   * What frames every part of the construct for the embedder, which this part's text lacks: a table's header and
+   * delimiter rows, a fence's opening line. Only on parts that continue a previous one.
+   */
+  readonly frame?: string;
+}
+
 /** Fields every block has. */
 export interface BlockBase {
   readonly kind: BlockKind;
@@ -74,6 +92,10 @@ export interface BlockBase {
    */
   readonly gapBefore?: string;
   readonly features?: BlockFeatures;
+  /** Set on the parts of a construct too large for one parse batch, which the parser gives as consecutive blocks. */
+  readonly continuation?: BlockContinuation;
+  /** What the parser had to do to read this block, in words (a line cut inside, containers nested too deep read as text). */
+  readonly warnings?: readonly string[];
   /** Who spoke this turn (transcripts only). */
   readonly speaker?: string;
   /** 0-based index of this turn in its transcript (transcripts only). */
@@ -104,9 +126,12 @@ export interface CodeBlock extends BlockBase {
 /** A GFM table. */
 export interface TableBlock extends BlockBase {
   readonly kind: 'table';
-  /** Each row's offsets, header row first; the delimiter row is not a row. */
+  /**
+   * Each row's offsets, header row first; the delimiter row is not a row. A part that continues a table cut by the
+   * parser (`continuation.previous`) holds data rows only: its header and delimiter rows are `continuation.frame`.
+   */
   readonly rows: readonly Span[];
-  /** The delimiter row (`| --- | :-: |`). */
+  /** The delimiter row (`| --- | :-: |`); an empty span at the block's start in a part that continues a table. */
   readonly delimiterRow: Span;
 }
 

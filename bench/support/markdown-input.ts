@@ -29,7 +29,7 @@ function walk(dir: string, extensions: string[]): string[] {
  * the parser. Such files (a few spec edge cases) are left out of the bench input.
  */
 function leavesConstructOpen(text: string): boolean {
-  const batcher = createMarkdownBatcher({ batchSize: 1000, maxBufferBytes: 1 << 30 });
+  const batcher = createMarkdownBatcher({ batchSize: 1000, maxBatchSize: 1 << 30 });
   const batches = [...batcher.write(`${text}\n\n${'para\n\n'.repeat(400)}`), ...batcher.end()];
   return (batches.at(-1)?.text.length ?? 0) > 2000;
 }

@@ -17,7 +17,7 @@ import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkingResult } from '../types.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
-export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize'>;
+export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize' | 'maxBatchSize' | 'strict'>;
 
 /** Options of `chunkFile`. */
 export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers'>;
@@ -29,7 +29,7 @@ export interface ChunkFileResult extends ChunkingResult {
   readonly format: Exclude<InputFormat, 'auto'>;
 }
 
-const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'format', 'maxPdfBytes', 'password', 'workers']);
+const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'format', 'maxPdfBytes', 'password', 'workers']);
 
 /** Separates parse options from chunking options (each normalizer accepts only its own). */
 function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
@@ -132,7 +132,7 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
     const result = chunkBlocks(readTurns(text), { strategy: 'turns', ...withOrigin });
     return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
   }
-  const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBufferBytes: parseConfig.maxBufferBytes }, deps);
+  const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBatchSize: parseConfig.maxBatchSize, strict: parseConfig.strict }, deps);
   return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
 }
 

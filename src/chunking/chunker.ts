@@ -24,7 +24,7 @@ import { createHeadingStage, DefaultHeadingTracker } from './heading-tracker.js'
 import { createDefaultOptimizer, type ChunkMeasure } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
-import { createStatisticsAccumulator } from './statistics.js';
+import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
 import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 
@@ -85,7 +85,24 @@ export interface ChunkCore extends Core<Block, Chunk> {
  * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
  */
 export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
-  if (config.strategy !== 'semantic') return createStrategyCore(config, deps.sizer);
+  const core = config.strategy === 'semantic' ? createSemanticCore(config, deps) : createStrategyCore(config, deps.sizer);
+  const warnings = createWarningTally();
+  return {
+    write(block) {
+      warnings.note(block.warnings);
+      return core.write(block);
+    },
+    end: () => core.end(),
+    statistics() {
+      const statistics = core.statistics();
+      const noted = warnings.list();
+      return noted.length === 0 ? statistics : { ...statistics, warnings: [...statistics.warnings, ...noted] };
+    },
+  };
+}
+
+/** The semantic chunker's core: heading tracking, packing, optimizing in bounded windows, numbering. */
+function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
   const stats = createStatisticsAccumulator(config);
   const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
   let pending: Chunk[] = [];

@@ -17,7 +17,7 @@ import { setInternals } from './chunk-internals.js';
 import type { Core } from '../core.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
 import { NO_HEADING } from './heading-tracker.js';
-import { cutBlock, wholePiece, type CutContext, type Piece } from './pieces.js';
+import { cutBlock, framedWholePiece, wholePiece, type CutContext, type Piece } from './pieces.js';
 
 /** The parts a packer is built from. */
 export interface PackerDeps {
@@ -37,6 +37,8 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
   let current: Piece[] = [];
   let estimate = 0;
   let out: Chunk[] = [];
+  /** Whitespace at the end of the last block that none of its pieces holds, carried into the next block's gap. */
+  let trailing = '';
 
   const gapSize = (gap: string): number => {
     if (gap === '') return 0;
@@ -232,6 +234,10 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
 
   function write(block: Block): Chunk[] {
     if (block.heading === undefined) block = { ...block, heading: NO_HEADING };
+    if (trailing !== '') {
+      block = { ...block, gapBefore: trailing + (block.gapBefore ?? '') };
+      trailing = '';
+    }
     if (section === -1) section = 0;
     if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
       flush(false);
@@ -239,8 +245,10 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
     }
     const heading = block.heading as HeadingContext;
     const size = sizer.size(block.text);
-    const whole = wholePiece(block, size);
-    if (size <= contentLimit(heading) && !strandsHeadings(whole)) add(whole);
+    // A part of a construct the parser cut carries its frame (a table header, a fence line) when kept whole.
+    const whole = block.continuation === undefined ? wholePiece(block, size) : framedWholePiece(block, size, ctx);
+    const framed = whole.prefix === '' && whole.suffix === '' ? size : sizer.size(whole.prefix + block.text + whole.suffix);
+    if (framed <= contentLimit(heading) && !strandsHeadings(whole)) add(whole);
     else cutAndAdd(block, whole);
     const ready = out;
     out = [];
@@ -278,6 +286,9 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
       if (current.length > 0) first = Math.max(1, Math.min(rest, room()));
     }
     const pieces = cutBlock(block, { first, rest }, ctx);
+    const lastEnd = pieces.at(-1)?.end ?? block.end;
+    // Whitespace that ends the block but no piece (the splitter trims its spans) goes before the next block.
+    trailing = lastEnd < block.end ? block.text.slice(lastEnd - block.start) : '';
     pieces.forEach((piece, i) => {
       if (i === 0 && current.length > 0 && piece.prefix === '' && piece.oversizedReason === undefined) {
         current.push(piece);

@@ -155,12 +155,12 @@ export function cutBlock(block: Block, budget: Budget, ctx: CutContext): Piece[]
       return cutTable(block, budget, ctx);
     case 'code':
       if (ctx.preserveCode && block.fence !== null) {
-        return [{ ...wholePiece(block, ctx.sizer.size(block.text)), oversizedReason: 'preserveCode: fenced code kept whole' }];
+        return [{ ...framedWholePiece(block, ctx.sizer.size(block.text), ctx), oversizedReason: 'preserveCode: fenced code kept whole' }];
       }
-      return cutLines(block, budget, ctx, block.fence === null ? null : fenceLines(block.text, block.fence));
+      return cutLines(block, budget, ctx, block.fence === null ? null : fenceLines(block, block.fence));
     case 'math': {
-      const fence = /^[ \t]*(\${2,})/.exec(block.text)?.[1];
-      return cutLines(block, budget, ctx, fence === undefined ? null : fenceLines(block.text, fence));
+      const fence = mathFence(block);
+      return cutLines(block, budget, ctx, fence === undefined ? null : fenceLines(block, fence));
     }
     case 'list':
       return cutList(block, budget, ctx);
@@ -261,10 +261,12 @@ interface Unit {
 
 /** How the pieces of one block are framed and limited. */
 interface Frame {
-  /** Added before every piece but the first. */
+  /** Added before every piece but the first (and before the first too with `prefixFirst`). */
   readonly prefix: string;
   /** Added after every piece but the last. */
   readonly suffix: string;
+  /** The first piece gets the prefix too: the block is a part that continues a construct, whose frame it lacks. */
+  readonly prefixFirst?: boolean;
 }
 
 /**
@@ -284,10 +286,11 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
   };
   const gapSizes = units.map((u, i) => (i === 0 ? 0 : gapSize(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
   const out: Unit[] = [];
+  const framed = () => out.length > 0 || frame.prefixFirst === true;
   // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
-  const limit = () => (out.length === 0 ? budget.first : budget.rest - prefixSize) - suffixSize;
+  const limit = () => (out.length === 0 ? budget.first : budget.rest) - (framed() ? prefixSize : 0) - suffixSize;
   const exact = (from: number, to: number) =>
-    ctx.sizer.size((out.length === 0 ? '' : frame.prefix) + text.slice((units[from] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix);
+    ctx.sizer.size((framed() ? frame.prefix : '') + text.slice((units[from] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix);
   let i = 0;
   while (i < units.length) {
     let j = i;
@@ -297,7 +300,7 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
       estimate += (gapSizes[j] as number) + (sizes[j] as number);
     }
     const cap = out.length === 0 ? budget.first : budget.rest;
-    const framing = (out.length === 0 ? 0 : prefixSize) + suffixSize;
+    const framing = (framed() ? prefixSize : 0) + suffixSize;
     let measured = exact(i, j);
     while (j > i && measured > cap) measured = exact(i, --j);
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
@@ -328,20 +331,55 @@ function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: C
 
 /** The opening and closing lines of a fenced block, and the strings that re-open and close a piece of it. */
 interface FenceLines {
-  readonly open: Span;
+  /** The opening line, or null in a part that continues a fence the parser cut (its text starts inside). */
+  readonly open: Span | null;
   readonly close: Span | null;
   readonly prefix: string;
   readonly suffix: string;
+  /** The first piece is re-opened too: the part's text lacks the opening line. */
+  readonly reopen: boolean;
+  /** The last piece is closed too: the fence goes on in the next part. */
+  readonly closeLast: boolean;
 }
 
-function fenceLines(text: string, fence: string): FenceLines {
+/** The `$$` of a display formula (from the opening line, or the frame of a part that continues one). */
+function mathFence(block: Block): string | undefined {
+  return /^[ \t]*(\${2,})/.exec(block.continuation?.frame ?? block.text)?.[1];
+}
+
+function fenceLines(block: Block, fence: string): FenceLines {
+  const text = block.text;
+  const continuation = block.continuation;
+  const reopen = continuation?.previous === true && continuation.frame !== undefined;
   const lines = lineSpans(text);
-  const open = lines[0] as Span;
+  const open = reopen ? null : (lines[0] as Span);
   const last = lines.at(-1) as Span;
   const lastText = text.slice(last.start, last.end).trim();
-  const closed = lines.length > 1 && lastText.length >= fence.length && [...lastText].every((c) => c === fence[0]);
-  const openLine = text.slice(open.start, open.end).replace(/^[ \t]+/, '');
-  return { open, close: closed ? last : null, prefix: `${openLine}\n`, suffix: `\n${fence}` };
+  const closed = lines.length > (reopen ? 0 : 1) && lastText.length >= fence.length && [...lastText].every((c) => c === fence[0]);
+  const openLine = (reopen ? (continuation.frame as string) : text.slice((open as Span).start, (open as Span).end)).replace(/^[ \t]+/, '');
+  return { open, close: closed ? last : null, prefix: `${openLine}\n`, suffix: `\n${fence}`, reopen, closeLast: continuation?.next === true && !closed };
+}
+
+/**
+ * What a block cut by the parser needs around it for the embedder when it is kept whole: a part that continues a
+ * table gets the table's header as `prefix`, one that continues a fence its opening line; a fence that goes on in
+ * the next part is closed by `suffix`.
+ */
+function continuationFrame(block: Block, ctx: CutContext): { prefix: string; suffix: string } {
+  const c = block.continuation;
+  if (c === undefined) return { prefix: '', suffix: '' };
+  if (block.kind === 'table') return { prefix: c.previous && c.frame !== undefined && ctx.preserveTables ? `${c.frame}\n` : '', suffix: '' };
+  const fence = block.kind === 'code' ? block.fence : block.kind === 'math' ? mathFence(block) : undefined;
+  if (fence === undefined || fence === null) return { prefix: '', suffix: '' };
+  const lines = fenceLines(block, fence);
+  return { prefix: lines.reopen ? lines.prefix : '', suffix: lines.closeLast ? lines.suffix : '' };
+}
+
+/** The one piece of a block kept whole, with the frame a part of a cut construct needs (see `continuationFrame`). */
+export function framedWholePiece(block: Block, size: number, ctx: CutContext): Piece {
+  const frame = continuationFrame(block, ctx);
+  const whole = wholePiece(block, size);
+  return frame.prefix === '' && frame.suffix === '' ? whole : { ...whole, ...frame };
 }
 
 /**
@@ -354,8 +392,9 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   // A frame that would take half a chunk (a fence of 40 backticks) leaves no room for code: cut without it.
   const framed = fenceLines !== null && ctx.sizer.size(fenceLines.prefix + fenceLines.suffix) * 2 <= budget.rest;
   const fence = framed ? fenceLines : null;
-  const frame: Frame = fence ? { prefix: fence.prefix, suffix: fence.suffix } : { prefix: '', suffix: '' };
-  const bodyStart = fence ? Math.min(text.length, fence.open.end + (text[fence.open.end] === '\r' ? 2 : 1)) : 0;
+  const frame: Frame = fence ? { prefix: fence.prefix, suffix: fence.suffix, prefixFirst: fence.reopen } : { prefix: '', suffix: '' };
+  const closeLast = fence?.closeLast ?? false;
+  const bodyStart = fence?.open ? Math.min(text.length, fence.open.end + (text[fence.open.end] === '\r' ? 2 : 1)) : 0;
   const bodyEnd = fence?.close ? fence.close.start : text.length;
   const unframed = fenceLines !== null && fence === null;
   // Runs of lines between blank lines are the preferred units; a run too large falls back to its lines, and a
@@ -383,7 +422,7 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
       units.push(...(lineSize <= room ? [{ span: line, size: lineSize }] : splitUnit(text, line, budget.rest, frame, ctx)));
     }
   }
-  if (units.length === 0) return [wholePiece(block, ctx.sizer.size(text))];
+  if (units.length === 0) return [framedWholePiece(block, ctx.sizer.size(text), ctx)];
   // The opening line travels with the first unit and the closing line with the last (measured again, once).
   units[0] = { ...(units[0] as Unit), span: { start: 0, end: (units[0] as Unit).span.end }, size: undefined };
   const lastUnit = units.at(-1) as Unit;
@@ -392,8 +431,8 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   const n = packed.length;
   return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({
     ...sizeOf(packed[i]),
-    prefix: i > 0 ? frame.prefix : '',
-    suffix: i < n - 1 ? frame.suffix : '',
+    prefix: i > 0 || frame.prefixFirst === true ? frame.prefix : '',
+    suffix: i < n - 1 || closeLast ? frame.suffix : '',
     ...(packed[i]?.fallback || unframed ? { fallback: 'text-splitter' as const } : {}),
   }));
 }
@@ -401,22 +440,22 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
 /**
  * Cuts a table between rows. Every piece after the first gets the header and delimiter rows as `prefix`. A row that
  * does not fit even alone goes through the TextSplitter, and its pieces are marked (they get no header: a part of a
- * row is not a row).
+ * row is not a row). A part that continues a table the parser cut holds data rows only: every piece of it, the
+ * first too, gets the table's header (`continuation.frame`).
  */
 function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx: CutContext): Piece[] {
-  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
+  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.start === s.end ? s.start - block.start : s.end - block.start });
+  const continued = block.continuation?.previous === true ? block.continuation.frame : undefined;
   const rows = block.rows.map(rel);
   const delimiter = rel(block.delimiterRow);
   const header = rows[0] as Span;
-  const frame: Frame = {
-    prefix: ctx.preserveTables ? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}\n` : '',
-    suffix: '',
-  };
+  const headerText = continued ?? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}`;
+  const frame: Frame = { prefix: ctx.preserveTables ? `${headerText}\n` : '', suffix: '', prefixFirst: continued !== undefined };
   const units: Unit[] = [];
-  const tableHead = { start: 0, end: Math.max(delimiter.end, header.end) };
+  const tableHead = continued === undefined ? { start: 0, end: Math.max(delimiter.end, header.end) } : null;
   const groups: Unit[][] = [];
   const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
-  for (const row of rows.slice(1)) {
+  for (const row of continued === undefined ? rows.slice(1) : rows) {
     const size = ctx.sizer.size(block.text.slice(row.start, row.end));
     if (prefixSize + size <= budget.rest) units.push({ span: row, size });
     else {
@@ -427,21 +466,20 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
   }
   groups.push(units.splice(0));
   const out: { span: Span; prefix: string; fallback?: boolean }[] = [];
-  let first = true;
   for (const group of groups) {
     if (group.length === 0) continue;
     if (group[0]?.fallback) {
       for (const u of group) out.push({ span: u.span, prefix: '', fallback: true });
       continue;
     }
-    if (first && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
+    if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
+    const opening = out.length === 0 && tableHead !== null;
     const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
-    packed.forEach((p, i) => out.push({ span: p.span, prefix: out.length === 0 && i === 0 ? '' : frame.prefix }));
-    first = false;
+    packed.forEach((p, i) => out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }));
   }
-  if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: '' });
-  // The first piece always holds the header and delimiter rows.
-  if ((out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
+  if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: tableHead === null ? frame.prefix : '' });
+  // The first piece of a whole table always holds the header and delimiter rows.
+  if (tableHead !== null && (out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
   return spansToPieces(block, out.map((p) => p.span), ctx, (i) => ({
     prefix: out[i]?.prefix ?? '',
     ...(out[i]?.fallback ? { fallback: 'text-splitter' as const } : {}),

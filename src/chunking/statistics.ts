@@ -49,3 +49,19 @@ export function createStatisticsAccumulator(config: StatisticsConfig) {
     },
   };
 }
+
+/** Counts the parser's warnings carried by blocks (`Block.warnings`), for the statistics of a run. */
+export function createWarningTally() {
+  const counts = new Map<string, number>();
+  return {
+    /** Counts the warnings of one block. */
+    note(warnings: readonly string[] | undefined): void {
+      if (warnings === undefined) return;
+      for (const w of warnings) counts.set(w, (counts.get(w) ?? 0) + 1);
+    },
+    /** Each warning once, with the number of blocks it concerns. */
+    list(): string[] {
+      return [...counts].map(([w, n]) => `${w} (${n} block${n === 1 ? '' : 's'})`);
+    },
+  };
+}

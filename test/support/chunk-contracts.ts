@@ -59,7 +59,9 @@ export function checkChunks(text: string, blocks: readonly Block[], chunks: read
     const whole = inside.every((b) => b.start >= c.start && b.end <= c.end);
     if (inside.length > 0 && whole && inside.every((b) => b.kind === 'heading')) {
       const next = blocks[firstBlockEndingAfter(blocks, c.end)];
-      if (next !== undefined && !(next.kind === 'heading' && config.splitLevels.includes(next.depth))) {
+      // Whitespace so long that the heading and it fill a chunk leaves no room for the content after it.
+      const gapFills = next !== undefined && sizer.size(c.text + text.slice(c.end, next.start)) >= config.maxSize;
+      if (next !== undefined && !gapFills && !(next.kind === 'heading' && config.splitLevels.includes(next.depth))) {
         fail(c, 'is a heading alone although its section has content after it');
       }
     }
