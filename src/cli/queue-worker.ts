@@ -1,7 +1,8 @@
 /**
  * `chunkstream worker --out-dir DIR [--redis URL] [--queue NAME] [--concurrency N]`: takes chunking jobs from the
  * queue until stopped, writing `DIR/<input>.jsonl` for each. One line per job event on stdout (`active`,
- * `completed`, `retry`, `failed`, then the job id and the input), Redis trouble on stderr.
+ * `completed`, `retry`, `failed`, then the job id and the input; `stalled` and the id of a job recovered from a
+ * worker that died), Redis trouble on stderr.
  *
  * Stopping: the first SIGINT or SIGTERM stops taking jobs and finishes those in progress; a second hands them back
  * to the queue at once (exit 130); a third leaves immediately, and their locks lapse for another worker to take them.
@@ -99,6 +100,8 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
     if (job?.finishedOn) log(`failed ${jobName(job)}: ${error.message}`);
     else log(`retry ${jobName(job)}: ${error.message} (attempt ${job?.attemptsMade ?? '?'} of ${attempts})`);
   });
+  // This worker found a job whose worker stopped renewing its lock, and put it back in the queue.
+  worker.on('stalled', (jobId: string) => log(`stalled ${jobId} back in the queue: its worker stopped answering`));
   let lastError = '';
   worker.on('error', (error: Error) => {
     // A Redis that is down repeats the same error on every reconnection attempt: say it once.

@@ -54,10 +54,13 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   const config = normalizeWorkerOptions(options);
   const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId });
   const figures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
+  // Aborted to hand back every job in progress. BullMQ's own cancelAllJobs would miss a job taken but not yet
+  // started (its 'active' event comes first), so each run listens to this too.
+  const handingBack = new AbortController();
   // Three declared parameters: BullMQ passes the abort signal only to processors that take one.
   const processor = async (job: Job<ChunkJobData, ChunkJobResult>, token?: string, signal?: AbortSignal): Promise<ChunkJobResult> => {
     try {
-      return await runJob(job, token, signal);
+      return await runJob(job, token, signal ? AbortSignal.any([signal, handingBack.signal]) : handingBack.signal);
     } catch (error) {
       if (error instanceof WaitingError) figures.handedBack++;
       throw error;
@@ -85,7 +88,6 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
     else figures.retried++;
   });
 
-  let handingBack = false;
   let closing: Promise<void> | undefined;
   let observer: Queue | undefined;
 
@@ -116,11 +118,8 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
       }
     },
     close({ handBack = false } = {}) {
-      if (handBack && !handingBack) {
-        handingBack = true;
-        // Each processor sees its signal abort, returns its job to the queue and ends with BullMQ's WaitingError.
-        worker.cancelAllJobs('worker stopped');
-      }
+      // Each processor sees its signal abort, returns its job to the queue and ends with BullMQ's WaitingError.
+      if (handBack && !handingBack.signal.aborted) handingBack.abort(new Error('worker stopped'));
       closing ??= (async () => {
         await worker.close();
         await observer?.close().catch(() => {});
