@@ -71,7 +71,7 @@ describe.skipIf(!RUN_REDIS_TESTS)('three workers, one killed with SIGKILL mid-ru
       fifoContent,
       inputs: files,
       chunkFlags,
-      lockMs: 1000,
+      lockMs: 2000,
       stalledMs: 500,
       deadlineMs: 60_000,
     });
