@@ -93,6 +93,11 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   const log = (line: string): void => void io.stdout.write(`${line}\n`);
   const quiet = args.quiet;
 
+  // When the last job ended, for --stats-json: the time after it is spent waiting for the queue to empty.
+  let lastJobMs: number | undefined;
+  const jobEnded = (): void => void (lastJobMs = performance.now() - started);
+  worker.on('completed', jobEnded);
+  worker.on('failed', jobEnded);
   worker.on('active', (job: Job<ChunkJobData>) => quiet || log(`active ${jobName(job)}`));
   worker.on('completed', (job: Job<ChunkJobData>, result: ChunkJobResult) => quiet || log(`completed ${jobName(job)}: ${result.chunks} chunks, ${Math.round(result.timeMs)} ms`));
   worker.on('failed', (job: Job<ChunkJobData> | undefined, error: Error) => {
@@ -152,7 +157,7 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   const cpu = process.cpuUsage(cpuStart);
   io.stderr.write(`chunkstream worker ${config.workerId}: ${f.completed} completed, ${f.failed} failed, ${f.retried} retried, ${f.handedBack} handed back\n`);
   if (args.statsJson !== undefined) {
-    const figures = { workerId: config.workerId, ...f, readyMs: readyMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
+    const figures = { workerId: config.workerId, ...f, readyMs: readyMs ?? null, lastJobMs: lastJobMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
     await writeFile(args.statsJson, JSON.stringify(figures, null, 2) + '\n');
   }
   return f.handedBack > 0 || interrupts >= 2 ? 130 : 0;

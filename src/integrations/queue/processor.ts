@@ -21,6 +21,8 @@ import { openJobOutput, removeStaleTemps, type JobOutput } from './job-output.js
 export interface ChunkJobLike {
   readonly id?: string | undefined;
   readonly data: unknown;
+  /** Which run of the job this is (BullMQ's `Job.attemptsStarted`: retries and recoveries count). */
+  readonly attemptsStarted?: number;
   /** Hands the job back to the queue (BullMQ's `Job.moveToWait`); used when the worker is stopped mid-job. */
   moveToWait?(token?: string): Promise<unknown>;
 }
@@ -71,7 +73,8 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
       throw error;
     }
     const target = join(outDir, data.output);
-    let output: JobOutput | undefined;
+    const cannotWrite = (error: unknown): Error => jobError({ code: 'ERR_WRITE', message: `Cannot write ${target}: ${(error as Error).message}` });
+    let opening: Promise<JobOutput> | undefined;
     let writeFailure: unknown;
     let source: { path: string; cleanup(): Promise<void> } | undefined;
     try {
@@ -80,13 +83,12 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
       } catch (error) {
         throw jobError({ code: 'ERR_WRITE', message: `Cannot copy the inline document to a temporary file: ${(error as Error).message}` });
       }
-      await removeStaleTemps(target);
-      try {
-        output = await openJobOutput(target);
-      } catch (error) {
-        throw jobError({ code: 'ERR_WRITE', message: `Cannot write ${target}: ${(error as Error).message}` });
-      }
-      const file = output;
+      const run = job.id !== undefined && Number.isInteger(job.attemptsStarted) && (job.attemptsStarted as number) > 0 ? { jobId: job.id, run: job.attemptsStarted as number } : undefined;
+      if (run) await removeStaleTemps(target, run);
+      // The output file opens while the input is opened and parsed: one wait on the disk fewer per job.
+      opening = openJobOutput(target, run);
+      opening.catch(() => {});
+      const output = opening;
       const input: InputFile = { path: source.path, source: data.source, format: data.format, bytes: data.bytes };
       const config = { chunkOptions: data.chunkOptions, parseOptions: data.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
       const result = await processFile(
@@ -94,7 +96,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
         config,
         async (batch) => {
           try {
-            await writeText(file.stream, batch.lines);
+            await writeText((await output).stream, batch.lines);
           } catch (error) {
             writeFailure = error;
             throw error;
@@ -102,12 +104,13 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
         },
         signal,
       );
-      if (writeFailure !== undefined) throw jobError({ code: 'ERR_WRITE', message: `Cannot write ${target}: ${(writeFailure as Error).message}` });
+      if (writeFailure !== undefined) throw cannotWrite(writeFailure);
       if (result.error) throw jobError(result.error);
       try {
-        await file.commit();
+        // A file without chunks still gets its (empty) output: one file per input.
+        await (await output).commit();
       } catch (error) {
-        throw jobError({ code: 'ERR_WRITE', message: `Cannot write ${target}: ${(error as Error).message}` });
+        throw cannotWrite(error);
       }
       const r = result.report;
       return {
@@ -125,7 +128,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
         worker: workerId,
       };
     } catch (error) {
-      await output?.discard().catch(() => {});
+      await opening?.then((file) => file.discard()).catch(() => {});
       if (!isAbort(error) && !signal?.aborted) throw error;
       // Stopped mid-job: give the job back now rather than after its lock expires. If that fails (the lock is
       // already gone), the stalled-job check returns it all the same.

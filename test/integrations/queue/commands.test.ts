@@ -122,6 +122,17 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     expect(json).toMatchObject({ queue, done: true, counts: { completed: 1, failed: 1 }, failed: [{ source: broken, code: 'ERR_PDF_INVALID', attemptsMade: 1 }] });
   });
 
+  it('enqueue carries standard input inside its job; the worker writes stdin.jsonl as chunkstream - prints it', async () => {
+    const queue = `c${++queues}`;
+    const text = '# From a pipe\n\nSome text that came on standard input.\n\n## More\n\nAnd more of it.\n';
+    const enqueue = await runCli(['enqueue', '--redis', redis.url, '--queue', queue, '-'], { stdin: text });
+    expect(enqueue.code).toBe(0);
+    expect(enqueue.stderr).toContain('1 job(s) added (1 inline)');
+    const out = join(dir, `out-${queue}`);
+    expect((await runCli(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained'])).code).toBe(0);
+    expect(readFileSync(join(out, 'stdin.jsonl'), 'utf8')).toBe((await runCli(['-q', '-'], { stdin: text })).stdout);
+  });
+
   it('status says when Redis cannot be reached (exit 1)', async () => {
     const run = await runCli(['status', '--redis', 'redis://127.0.0.1:1']);
     expect(run.code).toBe(1);

@@ -114,8 +114,10 @@ export async function runKillScenario(s: KillScenario): Promise<KillOutcome> {
   const fifoJob = (events(victim, 'active').find(([, source]) => source === s.fifo) as [string, string])[0];
   const others = [startWorker('worker-b', s, 1), startWorker('worker-c', s, 1)];
   const all = [victim, ...others];
-  // Kill it once the others work beside it: all three are mid-run.
-  await until(() => others.every((w) => w.stderr.includes('taking jobs from')) && others.some((w) => events(w, 'active').length > 0), 20_000, 'the other workers to start', all);
+  // Kill it once the others work beside it (all three mid-run), or, on a machine so slow that the victim took every
+  // job before they started, once they are ready to take its jobs back.
+  const taken = (): number => all.reduce((n, w) => n + events(w, 'active').length, 0);
+  await until(() => others.every((w) => w.stderr.includes('taking jobs from')) && (others.some((w) => events(w, 'active').length > 0) || taken() >= enqueued), 60_000, 'the other workers to start', all);
   victim.child.kill('SIGKILL');
   const victimExit = await victim.exited;
 

@@ -91,13 +91,14 @@ describe('chunk job processor', () => {
 
   it('rewrites the same file when a job runs again, and leaves no temporary file behind', async () => {
     const source = 'samples/structures.md';
-    const job = jobFor({ source, output: 'again/s.md.jsonl', path: join(ROOT, source) });
-    // A run killed mid-write leaves its temporary file; the next run of the job removes it.
+    const data = { source, output: 'again/s.md.jsonl', path: join(ROOT, source) };
+    // A run killed mid-write leaves its temporary file; the next run of the job (BullMQ counts them) removes it.
     mkdirSync(join(outDir, 'again'), { recursive: true });
-    writeFileSync(join(outDir, 'again/.s.md.jsonl.999.deadbeef.tmp'), 'half a file');
-    await processor()(job);
+    writeFileSync(join(outDir, 'again/.s.md.jsonl.7.1.tmp'), 'half a file');
+    await processor()(jobFor(data, { id: '7', attemptsStarted: 2 }));
     const first = readFileSync(join(outDir, 'again/s.md.jsonl'), 'utf8');
-    await processor()(job);
+    expect(first.length).toBeGreaterThan(0);
+    await processor()(jobFor(data, { id: '7', attemptsStarted: 3 }));
     expect(readFileSync(join(outDir, 'again/s.md.jsonl'), 'utf8')).toBe(first);
     expect(readdirSync(join(outDir, 'again'))).toEqual(['s.md.jsonl']);
   });
