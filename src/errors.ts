@@ -22,6 +22,8 @@ export type ChunkErrorCode =
   | 'ERR_PROTOCOL'
   /** A file could not be read. */
   | 'ERR_READ'
+  /** An output file could not be written (a full disk, a folder without write permission). */
+  | 'ERR_WRITE'
   /** An optional peer dependency that an integration needs (such as `bullmq` for `chunkstream/queue`) is not installed. */
   | 'ERR_MISSING_DEPENDENCY'
   /** The Redis server behind a job queue could not be reached. */

@@ -99,8 +99,10 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
     },
     figures: () => ({ ...figures }),
     async untilQueueDone(pollMs = 500) {
-      observer ??= new Queue(config.queue, bullOptions(config, false));
-      observer.on('error', () => {});
+      if (observer === undefined) {
+        observer = new Queue(config.queue, bullOptions(config, false));
+        observer.on('error', () => {});
+      }
       for (;;) {
         const c = await observer.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
         if (Object.values(c).every((n) => n === 0)) return;

@@ -123,6 +123,15 @@ describe('chunk job processor', () => {
     expect(missing.message).toMatch(/^ERR_READ /);
   });
 
+  it('fails a job whose output cannot be written with ERR_WRITE, for a retry', async () => {
+    // The output folder's place is taken by a file: nothing can be created under it.
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'a file, not a folder');
+    const error = await rejection(createChunkProcessor({ outDir: blocked, workerId: 'test:1' })(jobFor({ source: 'samples/guide.md', output: 'g.jsonl', format: 'markdown', path: join(ROOT, 'samples/guide.md') })));
+    expect(error).not.toBeInstanceOf(UnrecoverableError);
+    expect(error.message).toMatch(/^ERR_WRITE Cannot write /);
+  });
+
   it('fails malformed job data for good, with ERR_INVALID_INPUT, and never writes outside its folder', async () => {
     const escape = await rejection(processor()(jobFor({ source: 'x', output: '../escape.jsonl', path: join(ROOT, 'samples/guide.md') })));
     expect(escape).toBeInstanceOf(UnrecoverableError);
