@@ -189,7 +189,7 @@ try {
     '',
     `- wall − chunking: the run's wall time less the files' own chunking time (\`timeMs\`, measured the same way by both) shared over its threads or processes, per file: start-up, module loading, reading inputs and writing outputs, and for the workers the queue.`,
     `- queue ms/job: each worker's time from being ready to the end of its last job, less its chunking time, per job: taking, locking and completing the job in Redis, opening and renaming its output file. What comes after its last job (waiting for the other worker's, closing connections) is a cost per run, not per job. The goal is under 5% of chunking time.`,
-    `- Queue vs command: 1 worker ${fmt(q1.wallS / cli1.wallS)}× the wall time of \`--jobs 1\`, 2 workers ${fmt(q2.wallS / cli2.wallS)}× that of \`--jobs 2\`; 2 workers ${fmt(q1.wallS / q2.wallS)}× faster than 1.`,
+    `- Queue vs command: 1 worker ${fmt(q1.wallS / cli1.wallS)}× the wall time of \`--jobs 1\`, 2 workers ${fmt(q2.wallS / cli2.wallS)}× that of \`--jobs 2\`; speed-up of 2 workers over 1: ${fmt(q1.wallS / q2.wallS)}× (of \`--jobs 2\` over \`--jobs 1\`: ${fmt(cli1.wallS / cli2.wallS)}×; both fall to 1 or below when other work holds the cores).`,
     `- Enqueueing the corpus (${q1.jobs} jobs, one \`chunkstream enqueue\` process, start-up included): ${enqueueTimes.map((t) => `${fmt(t)} s`).join(', ')}.`,
     '',
     `${TINY_JOBS} tiny Markdown files (one heading and one sentence each), one process:`,
