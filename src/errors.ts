@@ -24,6 +24,12 @@ export type ChunkErrorCode =
   | 'ERR_PROTOCOL'
   /** A file could not be read. */
   | 'ERR_READ'
+  /** An output file could not be written (a full disk, a folder without write permission). */
+  | 'ERR_WRITE'
+  /** An optional peer dependency that an integration needs (such as `bullmq` for `chunkstream/queue`) is not installed. */
+  | 'ERR_MISSING_DEPENDENCY'
+  /** The Redis server behind a job queue could not be reached. */
+  | 'ERR_QUEUE_UNAVAILABLE'
   /** A stage of a chunking run failed in an unexpected way (a bug, or a failing dependency). */
   | 'ERR_INTERNAL';
 
