@@ -72,6 +72,8 @@ const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
  * text; the blocks are then fitted back to the batch's own text (see `fitToBatch`).
  */
 export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'block'): Block[] {
+  // A batch of blank lines (a forced cut in a long run of them) holds no block; micromark would still tokenize them.
+  if (WHITESPACE_ONLY.test(batch.text)) return [];
   const prelude = batch.continues?.prelude ?? '';
   const capped = capNesting(batch.text, batch.strict === true);
   if (prelude === '' && capped.capped.length === 0) {
@@ -85,6 +87,8 @@ export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'bloc
   };
   return fitToBatch(parseText(view, mode), batch, capped.capped);
 }
+
+const WHITESPACE_ONLY = /^\s*$/;
 
 /** Blocks of `batch.text`, with document offsets. */
 function parseText(batch: MarkdownBatch, mode: MarkdownParseMode): Block[] {
