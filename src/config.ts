@@ -76,7 +76,7 @@ export interface ChunkOptions {
   preserveCode?: boolean;
   /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
   contextualize?: boolean;
-  /** Id of the document; chunk ids are `${documentId}#${index}`. Default `'doc'`. */
+  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
   documentId?: string;
   /** Where the document came from (a path), copied to every chunk. */
   origin?: string;

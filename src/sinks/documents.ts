@@ -6,7 +6,7 @@ import type { Chunk } from '../types.js';
 
 /** What `toDocuments()` puts in `metadata`: flat values, except `headingPath` and LangChain's `loc`. */
 export interface ChunkDocumentMetadata {
-  /** The chunk id, `${documentId}#${index}`. */
+  /** The chunk id: the document id and a digest of the embedded content (see `Chunk.id`). */
   readonly id: string;
   readonly documentId: string;
   /** `chunk.origin` (a path, a URL), when known. */

@@ -6,12 +6,13 @@ import { sampleChunks } from './fixtures.js';
 
 describe('toDocuments', () => {
   it('maps each chunk to { pageContent, metadata, id }', () => {
-    const [plain, code, page] = toDocuments(sampleChunks());
+    const chunks = sampleChunks();
+    const [plain, code, page] = toDocuments(chunks);
     expect(plain).toEqual({
       pageContent: 'Intro text.',
-      id: 'guide.md#0',
+      id: chunks[0]!.id,
       metadata: {
-        id: 'guide.md#0',
+        id: chunks[0]!.id,
         documentId: 'guide.md',
         source: 'docs/guide.md',
         index: 0,
@@ -41,17 +42,19 @@ describe('toDocuments', () => {
   });
 
   it('loads into a LangChain Document as is', () => {
-    const doc = new LangChainDocument(toDocument(sampleChunks()[1]!));
+    const chunk = sampleChunks()[1]!;
+    const doc = new LangChainDocument(toDocument(chunk));
     expect(doc.pageContent).toBe('```js\nx\n```');
     expect(doc.metadata.breadcrumb).toBe('Install > Linux');
-    expect(doc.id).toBe('guide.md#1');
+    expect(doc.id).toBe(chunk.id);
   });
 
   it('loads into a LlamaIndex Document', () => {
-    const d = toDocument(sampleChunks()[0]!);
+    const chunk = sampleChunks()[0]!;
+    const d = toDocument(chunk);
     const doc = new LlamaDocument({ text: d.pageContent, metadata: d.metadata, id_: d.id });
     expect(doc.getText()).toBe('Intro text.');
-    expect(doc.id_).toBe('guide.md#0');
+    expect(doc.id_).toBe(chunk.id);
     expect(doc.metadata.source).toBe('docs/guide.md');
   });
 
