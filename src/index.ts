@@ -38,3 +38,5 @@ export type { ChunkDocument, ChunkDocumentMetadata } from './sinks/documents.js'
 export { toDocument, toDocuments } from './sinks/documents.js';
 export type { ChunkFilesOptions, ChunkFileOutcome, ChunkFileSuccess, ChunkFileFailure } from './api/files.js';
 export { chunkFiles } from './api/files.js';
+export type { ChunkDiff, Identified } from './api/diff.js';
+export { diffChunks } from './api/diff.js';

@@ -26,6 +26,7 @@ describe('public API', () => {
         "createTokenSizer",
         "createWordSizer",
         "detectFormat",
+        "diffChunks",
         "fixedSize",
         "fixedSizeStream",
         "formatBreadcrumb",

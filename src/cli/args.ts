@@ -107,6 +107,7 @@ export function helpText(): string {
     'Chunks Markdown and PDF files for retrieval and writes one JSON line per chunk (every chunk field plus "source").',
     'Inputs are files, folders (walked recursively), glob patterns ("docs/**/*.md") and - for standard input.',
     'Subcommand: chunkstream inspect <file> [options] shows one document\'s chunk boundaries (see inspect --help).',
+    'Subcommand: chunkstream diff OLD.jsonl NEW.jsonl lists the chunk ids added, removed and kept (see diff --help).',
   ];
   for (const group of ['Input', 'Output', 'Chunking', 'Run'] as const) {
     lines.push('', `${group}:`);

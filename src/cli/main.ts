@@ -60,6 +60,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     const { runInspect } = await import('./inspect.js');
     return runInspect(argv, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true });
   },
+  diff: async (argv) => (await import('./diff.js')).runDiff(argv, { stdout: process.stdout, stderr: process.stderr }),
 };
 
 /** Runs the command line and resolves with the exit code. */
