@@ -5,8 +5,8 @@
  */
 import { ChunkError } from './errors.js';
 
-/** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */
-export type InputFormat = 'markdown' | 'pdf' | 'transcript' | 'auto';
+/** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
+export type InputFormat = 'markdown' | 'pdf' | 'transcript' | 'text' | 'auto';
 /** Units a size can be measured in. */
 export type SizeUnit = 'tokens' | 'chars' | 'words';
 /** Token encodings bundled with the package (no network, ever). */
@@ -212,7 +212,7 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
     throw invalidOption('batchSize', `must not exceed maxBufferBytes (${maxBufferBytes})`, batchSize);
   }
   return Object.freeze({
-    format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'auto'] as const, 'auto'),
+    format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'text', 'auto'] as const, 'auto'),
     fatal: bool('fatal', o.fatal, false),
     maxBufferBytes,
     batchSize,

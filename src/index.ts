@@ -11,6 +11,7 @@ export { charSizer, createGraphemeSizer, createWordSizer } from './chunking/size
 export { createSizer, createTokenSizer, countTokens, type SizerConfig } from './chunking/sizers/index.js';
 export { createTextSplitter, type TextSplitterConfig } from './chunking/text-splitter.js';
 export { parseMarkdown } from './parsers/markdown/parse.js';
+export { parseText } from './parsers/text/parse.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
 export type { PdfDocument, PdfInfo, PdfInfoListener } from './parsers/pdf/reader.js';

@@ -36,6 +36,7 @@ describe('public API', () => {
         "parse",
         "parseMarkdown",
         "parsePdf",
+        "parseText",
         "readTurns",
         "renderReport",
         "renderTerminal",
