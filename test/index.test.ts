@@ -7,6 +7,7 @@ describe('public API', () => {
       [
         "ChunkError",
         "DefaultHeadingTracker",
+        "POSITION_KEYS",
         "byMarkers",
         "byMarkersStream",
         "byTurns",
