@@ -106,6 +106,12 @@ describe('chunkstream/langchain', () => {
     expect(lines[0]!.id).not.toBe(lines[1]!.id);
   });
 
+  it('fails a missing or broken file with a coded error', async () => {
+    await expect(new ChunkstreamLoader(join(dir, 'missing.md')).load()).rejects.toMatchObject({ code: 'ERR_READ' });
+    writeFileSync(join(dir, 'broken.pdf'), '%PDF-1.7\nnot really a pdf');
+    await expect(new ChunkstreamLoader(join(dir, 'broken.pdf')).load()).rejects.toMatchObject({ code: 'ERR_PDF_INVALID' });
+  });
+
   it('refuses bad options with ERR_INVALID_OPTION', () => {
     expect(() => new ChunkstreamTextSplitter({ maxSize: 0 })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'maxSize' }));
     expect(() => new ChunkstreamTextSplitter({ positions: 'nowhere' as 'metadata' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'positions' }));

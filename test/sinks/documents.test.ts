@@ -1,7 +1,7 @@
 import { Document as LangChainDocument } from '@langchain/core/documents';
 import { Document as LlamaDocument } from '@llamaindex/core/schema';
 import { describe, expect, it } from 'vitest';
-import { toDocument, toDocuments } from '../../src/sinks/documents.js';
+import { POSITION_KEYS, toDocument, toDocuments } from '../../src/sinks/documents.js';
 import { sampleChunks } from './fixtures.js';
 
 describe('toDocuments', () => {
@@ -56,6 +56,18 @@ describe('toDocuments', () => {
     expect(doc.getText()).toBe('Intro text.');
     expect(doc.id_).toBe(chunk.id);
     expect(doc.metadata.source).toBe('docs/guide.md');
+  });
+
+  it("with positions: 'unhashed', keeps positions readable but out of keys, spreads and JSON", () => {
+    const chunk = sampleChunks()[2]!;
+    const { metadata } = toDocument(chunk, { positions: 'unhashed' });
+    expect([metadata.index, metadata.start, metadata.end, metadata.startLine, metadata.endLine, metadata.pageStart, metadata.pageEnd]).toEqual([2, 40, 49, 7, 8, 2, 3]);
+    expect(metadata.loc).toEqual({ lines: { from: 7, to: 8 } });
+    for (const key of POSITION_KEYS) expect(Object.keys(metadata)).not.toContain(key);
+    expect(Object.keys(JSON.parse(JSON.stringify(metadata)))).toEqual(Object.keys(metadata));
+    expect(Object.keys(metadata)).toEqual(expect.arrayContaining(['id', 'documentId', 'breadcrumb', 'hash', 'size']));
+    expect(Object.keys(toDocument(chunk).metadata)).toEqual(expect.arrayContaining([...POSITION_KEYS]));
+    expect(() => toDocument(chunk, { positions: 'hidden' as 'unhashed' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'positions' }));
   });
 
   it('gives an empty array for no chunks', () => {
