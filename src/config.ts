@@ -5,8 +5,13 @@
  */
 import { ChunkError } from './errors.js';
 
+/** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
+/** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
+export const FORMATS = ['markdown', 'pdf', 'transcript', 'text'] as const;
+/** A format chunkstream reads. */
+export type DocumentFormat = (typeof FORMATS)[number];
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */
-export type InputFormat = 'markdown' | 'pdf' | 'transcript' | 'auto';
+export type InputFormat = DocumentFormat | 'auto';
 /** Units a size can be measured in. */
 export type SizeUnit = 'tokens' | 'chars' | 'words';
 /** Token encodings bundled with the package (no network, ever). */
@@ -86,7 +91,7 @@ export interface ChunkOptions {
   preserveCode?: boolean;
   /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
   contextualize?: boolean;
-  /** Id of the document; chunk ids are `${documentId}#${index}`. Default `'doc'`. */
+  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
   documentId?: string;
   /** Where the document came from (a path), copied to every chunk. */
   origin?: string;
@@ -231,7 +236,7 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
     throw invalidOption('batchSize', `must not exceed maxBatchSize (${maxBatchSize})`, batchSize);
   }
   return Object.freeze({
-    format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'auto'] as const, 'auto'),
+    format: oneOf('format', o.format, [...FORMATS, 'auto'] as const, 'auto'),
     fatal: bool('fatal', o.fatal, false),
     maxBufferBytes,
     batchSize,

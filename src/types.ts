@@ -179,7 +179,11 @@ export interface ChunkMetadata {
 
 /** One retrieval chunk. */
 export interface Chunk {
-  /** Stable id: `${documentId}#${index}`. */
+  /**
+   * Stable id: `${documentId}#${digest}`, the digest being the first 16 hex digits of the sha-256 of what the
+   * embedder sees (`embedText`, or prefix + text + suffix); the second and later chunks with the same content in a
+   * document get `-2`, `-3`, …. An edit elsewhere in the document leaves it unchanged; `index` gives the order.
+   */
   readonly id: string;
   readonly documentId: string;
   /** Where the document came from (a path, a URL), when known. */

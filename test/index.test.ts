@@ -7,6 +7,7 @@ describe('public API', () => {
       [
         "ChunkError",
         "DefaultHeadingTracker",
+        "POSITION_KEYS",
         "byMarkers",
         "byMarkersStream",
         "byTurns",
@@ -26,6 +27,7 @@ describe('public API', () => {
         "createTokenSizer",
         "createWordSizer",
         "detectFormat",
+        "diffChunks",
         "fixedSize",
         "fixedSizeStream",
         "formatBreadcrumb",
@@ -35,6 +37,7 @@ describe('public API', () => {
         "parse",
         "parseMarkdown",
         "parsePdf",
+        "parseText",
         "readTurns",
         "renderReport",
         "renderTerminal",

@@ -11,6 +11,7 @@ import { readTurns } from '../chunking/strategies/index.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
+import { parseText } from '../parsers/text/parse.js';
 import { detectFormat } from '../stream/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
@@ -85,6 +86,7 @@ async function formatOf(path: string, requested: InputFormat): Promise<Exclude<I
   const ext = extname(path).toLowerCase();
   if (ext === '.pdf') return 'pdf';
   if (ext === '.jsonl' || ext === '.transcript') return 'transcript';
+  if (ext === '.txt') return 'text';
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(1024);
@@ -96,7 +98,7 @@ async function formatOf(path: string, requested: InputFormat): Promise<Exclude<I
 }
 
 /**
- * Chunks one file (Markdown, PDF or transcript, from the extension or the first bytes). The promise resolves with
+ * Chunks one file (Markdown, PDF, transcript or plain text, from the extension or the first bytes). The promise resolves with
  * every chunk, the statistics and the document text; for files larger than memory, use the stream stages.
  */
 export async function chunkFile(path: string, options?: ChunkFileOptions, deps?: ChunkDeps): Promise<ChunkFileResult> {
@@ -130,6 +132,10 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   if (format === 'transcript') {
     // A transcript is chunked in turn windows unless another strategy is asked for.
     const result = chunkBlocks(readTurns(text), { strategy: 'turns', ...withOrigin });
+    return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
+  }
+  if (format === 'text') {
+    const result = chunkBlocks(parseText(text, { maxBufferBytes: parseConfig.maxBufferBytes }), withOrigin, deps);
     return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
   }
   const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBatchSize: parseConfig.maxBatchSize, strict: parseConfig.strict }, deps);

@@ -3,6 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
+import { nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
 import { isSpaceCode } from '../text/segment-windows.js';
 
@@ -65,10 +66,10 @@ export function countWords(text: string): number {
   return words;
 }
 
-/** Numbers a draft and fills id, counts and hash. */
+/** Numbers a draft and fills id (the owner's next stable id, see `chunk-id.ts`), counts and hash. */
 export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number): Chunk {
   const chunk: Record<string, unknown> = {
-    id: `${owner.documentId}#${index}`,
+    id: nextChunkId(owner, draft),
     documentId: owner.documentId,
   };
   if (owner.origin !== undefined) chunk.origin = owner.origin;

@@ -17,6 +17,7 @@ import {
   type TextSplitterLike,
 } from '../protocols.js';
 import type { Block, Chunk, ChunkStatistics, HeadingContext } from '../types.js';
+import { createChunkIdSequence } from './chunk-id.js';
 import { getInternals } from './chunk-internals.js';
 import { pipeCores, type Core } from '../core.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
@@ -108,10 +109,11 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore 
   let pending: Chunk[] = [];
   let pendingSection = -1;
   let index = 0;
+  const ids = createChunkIdSequence(config.documentId);
 
   const number = (chunks: Chunk[]): Chunk[] =>
     chunks.map((chunk) => {
-      const numbered = { ...chunk, id: `${config.documentId}#${index}`, index };
+      const numbered = { ...chunk, id: ids.next(chunk), index };
       index++;
       stats.add(numbered);
       return numbered;

@@ -18,12 +18,19 @@ import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../text/segment-windows.js';
+import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 
 /** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */
 export interface TextSplitterConfig {
   readonly sizer: Sizer;
   /** BCP 47 tag for sentence and word segmentation. Default `'en'`. */
   readonly locale?: string;
+  /**
+   * Abbreviations after which no sentence ends (each with its dot: `'Mr.'`, `'e.g.'`); initials and dotted letters
+   * are always included. Default the locale's list (`abbreviations.ts`); `false` keeps every sentence end
+   * `Intl.Segmenter` finds.
+   */
+  readonly abbreviations?: readonly string[] | false;
 }
 
 const PARAGRAPH = 0;
@@ -50,6 +57,8 @@ interface Segmenters {
   readonly sentence: Intl.Segmenter;
   readonly word: Intl.Segmenter;
   readonly grapheme: Intl.Segmenter;
+  /** Joins sentences that end with an abbreviation; null when abbreviations are off. */
+  readonly abbreviation: AbbreviationTest | null;
 }
 
 /**
@@ -66,12 +75,14 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
     throw invalidOption('sizer', 'must be an object with a size(text) method', sizer);
   }
   const locale = config.locale ?? 'en';
+  const abbreviation = config.abbreviations === false ? null : createAbbreviationTest(config.abbreviations ?? abbreviationsFor(locale));
   let segmenters: Segmenters;
   try {
     segmenters = {
       sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
       word: new Intl.Segmenter(locale, { granularity: 'word' }),
       grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
+      abbreviation,
     };
   } catch {
     throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
@@ -222,7 +233,13 @@ function subranges(text: string, start: number, end: number, level: number, segm
     case SENTENCE:
       // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
       // grapheme rules to what comes after: the edges are checked like trimmed ones.
-      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+      if (segmenters.abbreviation === null) {
+        segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+      } else {
+        const sentences = joinAfterAbbreviations(text, segmenters.abbreviation, (s, e) => push(s, e, true));
+        segmentWindows(text, start, end, segmenters.sentence, g, sentences.add);
+        sentences.end();
+      }
       break;
     case SPACED_WORD: {
       const run = /\S+/g;

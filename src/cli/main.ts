@@ -64,6 +64,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   enqueue: async (argv) => (await import('./enqueue.js')).runEnqueue(argv, { stdout: process.stdout, stderr: process.stderr }),
   worker: async (argv) => (await import('./queue-worker.js')).runWorker(argv, { stdout: process.stdout, stderr: process.stderr }),
   status: async (argv) => (await import('./queue-status.js')).runStatus(argv, { stdout: process.stdout, stderr: process.stderr }),
+  diff: async (argv) => (await import('./diff.js')).runDiff(argv, { stdout: process.stdout, stderr: process.stderr }),
 };
 
 /** Runs the command line and resolves with the exit code. */

@@ -10,7 +10,7 @@ describe('renderTerminal', () => {
     const out = renderTerminal(chunks, text, stats, { color: false, unit: 'chars', maxSize: 60, targetSize: 45 });
     expect(out).not.toContain('\x1b');
     expect(out.match(/^──── #\d+ /gm)).toHaveLength(chunks.length);
-    expect(out).toContain('──── #3 guide#3 · 9 chars (15%) · p. 2 · Guide > Lonely · HEADING ONLY ────');
+    expect(out).toContain(`──── #3 ${chunks[3]!.id} · 9 chars (15%) · p. 2 · Guide > Lonely · HEADING ONLY ────`);
     expect(out).toContain('[overlap>Epsilon zeta eta theta.<overlap]');
     expect(out).toContain('{+prefix: ```js\n+}const y = 2;');
     expect(out).toContain('{+suffix: \n```+}');
@@ -51,7 +51,7 @@ describe('renderTerminal against a limit', () => {
   it('flags a chunk above maxSize that the chunker did not mark oversized, and counts it', () => {
     const { text, chunks } = handMadeFixture();
     const out = renderTerminal(chunks, text, fixtureStats(chunks), { color: false, unit: 'chars', maxSize: 50 });
-    expect(out).toMatch(/──── #1 guide#1 · 53 chars \(106%\) .* ABOVE MAX/);
+    expect(out).toMatch(new RegExp(`──── #1 ${chunks[1]!.id} · 53 chars \\(106%\\) .* ABOVE MAX`));
     expect(out).toMatch(/ above max +2\n/);
   });
 });

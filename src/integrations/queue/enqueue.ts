@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { FORMATS } from '../../config.js';
 import { ChunkError } from '../../errors.js';
 import { expandInputs, type InputFile, type MissingInput, type SkippedInput } from '../../cli/inputs.js';
 import { outDirPath } from '../../cli/output.js';
@@ -57,7 +58,7 @@ function checkInline(value: unknown): InlineDocument {
   if (typeof d.content !== 'string' && !(d.content instanceof Uint8Array)) {
     throw new ChunkError('ERR_INVALID_INPUT', `The content of ${d.source} must be a string or a Uint8Array`);
   }
-  if (d.format !== undefined && !['markdown', 'pdf', 'transcript', 'auto'].includes(d.format)) {
+  if (d.format !== undefined && ![...FORMATS, 'auto'].includes(d.format)) {
     throw new ChunkError('ERR_INVALID_INPUT', `The format of ${d.source} must be markdown, pdf, transcript or auto, got ${String(d.format)}`);
   }
   return d;

@@ -4,7 +4,7 @@
  * worker trusts it: a job may have been written by another version, another program or another person.
  */
 import { isAbsolute, normalize } from 'node:path';
-import { normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
+import { FORMATS as DOCUMENT_FORMATS, normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat } from '../../config.js';
 import { ChunkError } from '../../errors.js';
 import type { CliParseOptions } from '../../cli/args.js';
 
@@ -18,7 +18,7 @@ export const JOB_DATA_VERSION = 1;
 export const MAX_INLINE_BYTES = 8 * 1024 * 1024;
 
 /** Formats a job can name; `auto` decides from the first bytes (`%PDF-`), as for standard input. */
-export type JobFormat = 'markdown' | 'pdf' | 'transcript' | 'auto';
+export type JobFormat = InputFormat;
 
 /** A `RegExp` marker as JSON holds it. */
 export interface EncodedRegExp {
@@ -121,7 +121,7 @@ export function isSafeOutputName(output: string): boolean {
   return output.endsWith('.jsonl');
 }
 
-const FORMATS: readonly JobFormat[] = ['markdown', 'pdf', 'transcript', 'auto'];
+const FORMATS: readonly JobFormat[] = [...DOCUMENT_FORMATS, 'auto'];
 const DATA_KEYS = new Set(['version', 'source', 'output', 'format', 'path', 'content', 'bytes', 'chunkOptions', 'parseOptions']);
 
 function plain(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@
  * it needs the package.
  */
 import { hostname } from 'node:os';
-import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
+import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
 import type { CliFormat, CliParseOptions } from '../../cli/args.js';
 import { MAX_INLINE_BYTES } from './job-data.js';
 
@@ -210,8 +210,8 @@ export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueCo
   const o = objectOf('options', options);
   checkKnown(o, ENQUEUE_KEYS);
   const format = o.format;
-  if (format !== undefined && !['markdown', 'pdf', 'transcript'].includes(format as string)) {
-    throw invalidOption('format', "must be one of 'markdown', 'pdf', 'transcript'", format);
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format as string)) {
+    throw invalidOption('format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format);
   }
   const chunkOptions = o.chunkOptions === undefined ? {} : objectOf('chunkOptions', o.chunkOptions);
   // Set per file by the worker, as the command line does; shared by every file they would give them the same ids.
