@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
-import { isSpaceCode } from '../text/segment-windows.js';
+import { isSpaceCode } from '../unicode/segment-windows.js';
 
 /** What a strategy knows about a chunk before it is numbered. */
 export interface ChunkDraft {

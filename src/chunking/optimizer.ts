@@ -8,7 +8,7 @@ import type { ChunkOptimizer } from '../protocols.js';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { finishChunk } from './chunk-factory.js';
 import { getInternals, setInternals, type PieceMark } from './chunk-internals.js';
-import { countLineEndings } from '../text/lines.js';
+import { countLineEndings } from '../unicode/lines.js';
 
 /** Measures what the embedder will see of a chunk, and the limit that applies to it. */
 export interface ChunkMeasure {

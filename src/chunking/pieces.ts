@@ -5,7 +5,7 @@
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
-import { countLineEndings } from '../text/lines.js';
+import { countLineEndings } from '../unicode/lines.js';
 
 /** One unit of packing. */
 export interface Piece {

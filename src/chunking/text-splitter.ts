@@ -17,7 +17,7 @@ import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
-import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../text/segment-windows.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 
 /** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */

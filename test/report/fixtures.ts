@@ -3,7 +3,7 @@
  * hand-made chunks with overlap, prefixes, suffixes and pages.
  */
 import { finishChunk, type ChunkDraft } from '../../src/chunking/chunk-factory.js';
-import { createLineIndex } from '../../src/text/lines.js';
+import { createLineIndex } from '../../src/unicode/lines.js';
 import { createHeadingStage, headingContext } from '../../src/chunking/heading-tracker.js';
 import { runCore } from '../../src/core.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';

@@ -8,7 +8,7 @@ import { invalidOption } from '../../config.js';
 import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
 import type { Chunk, Source, Span } from '../../types.js';
 import { finishChunk } from '../chunk-factory.js';
-import { createLineIndex } from '../../text/lines.js';
+import { createLineIndex } from '../../unicode/lines.js';
 import { charSizer } from '../sizers/basic.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
 import { findWindowEnd, type WordView } from './word-search.js';

@@ -19,8 +19,8 @@
  * same batches.
  */
 import { ChunkError } from '../../errors.js';
-import { countLineEndings } from '../../text/lines.js';
-import { boundaryAtOrAfter, isSpaceCode } from '../../text/segment-windows.js';
+import { countLineEndings } from '../../unicode/lines.js';
+import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
 export interface BatchContinuation {

@@ -13,7 +13,7 @@ import type { Heading, Nodes, Parent, Root, RootContent, List, Table } from 'mda
 import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../types.js';
 import type { MarkdownBatch } from './batcher.js';
-import { countLineEndings } from '../../text/lines.js';
+import { countLineEndings } from '../../unicode/lines.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',

@@ -11,7 +11,7 @@
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
 import type { Core } from '../../core.js';
 import { ChunkError } from '../../errors.js';
-import { countLineEndings } from '../../text/lines.js';
+import { countLineEndings } from '../../unicode/lines.js';
 import type { Block } from '../../types.js';
 import { createUtf8Decoder } from '../utf8-decoder.js';
 

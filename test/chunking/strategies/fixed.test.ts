@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/text/lines.js';
+import { createLineIndex } from '../../../src/unicode/lines.js';
 import { createWordSizer } from '../../../src/chunking/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../../src/chunking/strategies/fixed.js';
 import { ChunkError } from '../../../src/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/text/lines.js';
+import { createLineIndex } from '../../../src/unicode/lines.js';
 import { byMarkers, markerCuts } from '../../../src/chunking/strategies/markers.js';
 import type { Sizer } from '../../../src/protocols.js';
 import { referenceChunkIds } from '../../support/chunk-contracts.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fcParams } from '../support/property.js';
-import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/text/segment-windows.js';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/unicode/segment-windows.js';
 
 const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
