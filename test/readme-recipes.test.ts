@@ -30,7 +30,7 @@ interface Report {
 /** Runs a recipe with the fakes in scope; returns what it printed and the fakes' report. */
 function run(name: string): { printed: string; report: Report } {
   const file = join(TMP, `${name}.mjs`);
-  writeFileSync(file, `import { model, store } from './support/recipe-fakes.mjs';\n${recipe(name)}\n`);
+  writeFileSync(file, `import { model, store } from '../test/support/recipe-fakes.mjs';\n${recipe(name)}\n`);
   const out = execFileSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
   const line = out.split('\n').find((l) => l.startsWith('RECIPE-REPORT '));
   if (line === undefined) throw new Error(`recipe ${name} printed no report: ${out}`);

@@ -71,8 +71,10 @@ describe.skipIf(!RUN_REDIS_TESTS)('three workers, one killed with SIGKILL mid-ru
       fifoContent,
       inputs: files,
       chunkFlags,
-      lockMs: 2000,
-      stalledMs: 500,
+      // A lock long enough that a worker slowed down by a loaded machine still renews it in time: only the killed
+      // worker's job may stall.
+      lockMs: 6000,
+      stalledMs: 1000,
       deadlineMs: 60_000,
     });
     const { status, victim, others, fifoJob } = outcome;
