@@ -109,7 +109,7 @@ describeCorpus('inspect reports of real documents', () =>
         console.log(
           `inspect-freeculture (${screen.name} ${screen.width}×${screen.height}): ${count} chunks, ready in ${v.readyMs.toFixed(0)} ms, 20 scroll steps in ${scrollMs.toFixed(0)} ms (median frame ${[...steps].sort((a, b) => a - b)[10]!.toFixed(0)} ms, slowest ${Math.max(...steps).toFixed(0)} ms)`,
         );
-        await page.screenshot({ path: join(ARTIFACTS, `inspect-freeculture-${screen.name}.png`) });
+        await page.screenshot({ path: join(ARTIFACTS, `inspect-freeculture-${screen.name}.png`), scale: 'css' });
         expect(v.problems).toEqual([]);
         await v.close();
       }
