@@ -3,11 +3,11 @@
  * hover, pin and release, and the keys. Plain ES2017 in one closure with `client-navigation.ts` and
  * `client-minimap.ts`; it never writes document text into markup, only facts from the JSON element, by `textContent`.
  */
+/** The first part of the page script: state, geometry, the chunk box, pinning and keys. */
 export const CLIENT_CORE = String.raw`
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var LEN = Math.max(1, data.length);
   var compare = data.views.length > 1;
-  var info = document.getElementById('info');
   var infoBody = document.getElementById('info-body');
   var infoState = document.getElementById('info-state');
   var hint = infoBody.firstElementChild;
@@ -227,7 +227,6 @@ export const CLIENT_CORE = String.raw`
   function pin(v, k, scroll) {
     if (k < 0 || k >= v.d.chunks.length) return;
     sel.pinned = true;
-    info.classList.add('open');
     show(v, k);
     if (scroll) scrollToChunk(v, k);
     if (history.replaceState) history.replaceState(null, '', '#' + v.p + 'c' + k);
@@ -236,7 +235,6 @@ export const CLIENT_CORE = String.raw`
   function unpin() {
     sel.pinned = false;
     sel.k = -1;
-    info.classList.remove('open');
     highlight(null, -1);
     markCurrent(null, -1);
     infoBody.textContent = '';

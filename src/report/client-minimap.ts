@@ -3,6 +3,7 @@
  * the viewport drawn over them, click to go to a chunk, drag to scroll. Also the scroll handling that keeps the
  * views of a comparison aligned by document position, the phone's view tabs, and the start-up.
  */
+/** The last part of the page script: the minimap, aligned scrolling, the view tabs and start-up. */
 export const CLIENT_MINIMAP = String.raw`
   function markClass(v, c) {
     var f = c.flags;
@@ -107,8 +108,12 @@ export const CLIENT_MINIMAP = String.raw`
   });
 
   views.forEach(buildMinimap);
-  // The viewport box needs the text laid out: drawn with the first frame, instead of forcing a layout here.
-  requestAnimationFrame(function () { views.forEach(updateViewport); });
+  // The viewport box needs the text laid out, and the lists can wait: both after the first frame, instead of
+  // forcing a layout, or building a thousand rows, before the page is drawn.
+  requestAnimationFrame(function () {
+    views.forEach(updateViewport);
+    setTimeout(function () { views.forEach(fillList); }, 0);
+  });
   describeFilter();
   var more = document.getElementById('more');
   if (more && !(window.matchMedia && window.matchMedia('(max-width: 820px)').matches)) more.open = true;

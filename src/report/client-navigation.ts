@@ -3,6 +3,7 @@
  * they count), ‹ › and n / p step through it, the outline scrolls to a heading's own position, the chunk lists
  * and the side panel's buttons. Runs in the closure `client-core.ts` opens.
  */
+/** The second part of the page script: problems, histogram bins, outline, lists and buttons. */
 export const CLIENT_NAVIGATION = String.raw`
   var NAMES = { oversized: 'oversized', above: 'above max', undersized: 'undersized', lonely: 'heading only', lost: 'text outside chunks' };
   var problemState = document.getElementById('problem-state');

@@ -3,6 +3,7 @@
  * uses; text two chunks share is striped in both and edged in both; warnings are red (above max), orange
  * (heading only) and mustard (undersized), in the bands, the minimap and the histogram alike.
  */
+/** Styles of the report, desktop first; at 820 px and narrower, the phone layout. */
 export const REPORT_CSS = String.raw`
 *{box-sizing:border-box}
 html,body{margin:0;height:100%;overflow:hidden}

@@ -1,8 +1,9 @@
 /**
- * The stylesheet and the script of the HTML report, as strings inlined into the page. The script is three parts
- * sharing one closure (core, navigation, minimap); the page admits it by the hash of exactly this string.
+ * The stylesheet and the script of the HTML report, as strings inlined into the page. The script is four parts
+ * sharing one closure (core, navigation, lists, minimap); the page admits it by the hash of exactly this string.
  */
 import { CLIENT_CORE } from './client-core.js';
+import { CLIENT_LIST } from './client-list.js';
 import { CLIENT_MINIMAP } from './client-minimap.js';
 import { CLIENT_NAVIGATION } from './client-navigation.js';
 
@@ -14,4 +15,4 @@ export { REPORT_CSS } from './client-style.js';
  * views of a comparison scroll together. Written as plain ES2017 so it runs in any current browser from a
  * `file://` URL.
  */
-export const REPORT_SCRIPT = `(function () {\n  'use strict';${CLIENT_CORE}${CLIENT_NAVIGATION}${CLIENT_MINIMAP}})();\n`;
+export const REPORT_SCRIPT = `(function () {\n  'use strict';${CLIENT_CORE}${CLIENT_NAVIGATION}${CLIENT_LIST}${CLIENT_MINIMAP}})();\n`;

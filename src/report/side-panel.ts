@@ -3,24 +3,11 @@
  * summary with its problem rows linked to the chunks they count, the size histograms, the heading outline and the
  * chunk lists. In a comparison the figures of every view stand in columns side by side.
  */
-import type { Chunk } from '../types.js';
 import { escapeHtml } from './escape.js';
 import { renderHistogram } from './histogram.js';
-import { isHeadingOnly } from './layout.js';
 import type { OutlineEntry } from './outline.js';
 import { figureRows, formatNumber, type FigureRow } from './summary.js';
-import { idPrefix, isAboveMax, isUndersized, type ReportView } from './view.js';
-
-/** Opening words shown in the chunk list: about this many characters, cut at a word. */
-const OPENING_CHARS = 64;
-
-/** The first words of a chunk's text on one line, so list rows under the same heading can be told apart. */
-export function openingWords(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= OPENING_CHARS) return flat;
-  const cut = flat.lastIndexOf(' ', OPENING_CHARS);
-  return `${flat.slice(0, cut > OPENING_CHARS / 2 ? cut : OPENING_CHARS)}…`;
-}
+import { idPrefix, type ReportView } from './view.js';
 
 function infoBox(): string {
   return (
@@ -92,32 +79,14 @@ function outlineSection(outline: readonly OutlineEntry[]): string {
   return out.join('');
 }
 
-function chunkRow(c: Chunk, k: number, view: ReportView, scale: number, prefix: string): string {
-  const pct = Math.min(100, (100 * c.size) / scale).toFixed(1);
-  const over = isAboveMax(c, view.settings.maxSize);
-  const flag = over ? ' class="flag-over"' : isHeadingOnly(c) ? ' class="flag-lonely"' : isUndersized(c, view.settings.minSize) ? ' class="flag-under"' : '';
-  const path = c.heading?.path ?? [];
-  const heading = path.length > 0 ? (path.at(-1) as string) : '(before the first heading)';
-  return (
-    // No per-row titles: the box above gives the breadcrumb and the size on hover, and a thousand rows of
-    // attributes weigh on the page's start-up.
-    `<li><a href="#${prefix}c${k}" data-k="${k}"${flag}><span class="n">#${c.index}</span><span class="sz">${formatNumber(c.size)}</span>` +
-    `<span class="meter"><i${over ? ' class="over"' : ''} style="width:${pct}%"></i></span>` +
-    `<span class="hd">${escapeHtml(heading)}</span>` +
-    `<span class="op">${escapeHtml(openingWords(c.text ?? ''))}</span></a></li>`
-  );
-}
-
+/**
+ * The chunk list of a view, empty: the page script fills it from the chunk facts after the first frame, a batch at
+ * a time, so a thousand rows do not hold up the page's start.
+ */
 function chunkList(view: ReportView, open: boolean): string {
-  const chunks = view.layout.chunks;
-  const prefix = idPrefix(view.index);
-  // Meters are a share of the limit when there is one, so one huge outlier does not flatten every other bar.
-  const scale = Math.max(1, view.settings.maxSize ?? chunks.reduce((m, c) => Math.max(m, c.size), 1));
-  const title = view.tag ? `Chunks of ${view.tag} (${formatNumber(chunks.length)})` : `Chunks (${formatNumber(chunks.length)})`;
-  const out: string[] = [`<details${open ? ' open' : ''}><summary>${escapeHtml(title)}</summary><ol class="chunks scroll" id="${prefix}chunk-list" data-view="${view.index}">`];
-  chunks.forEach((c, k) => out.push(chunkRow(c, k, view, scale, prefix)));
-  out.push('</ol></details>');
-  return out.join('');
+  const n = view.layout.chunks.length;
+  const title = view.tag ? `Chunks of ${view.tag} (${formatNumber(n)})` : `Chunks (${formatNumber(n)})`;
+  return `<details${open ? ' open' : ''}><summary>${escapeHtml(title)}</summary><ol class="chunks scroll" id="${idPrefix(view.index)}chunk-list" data-view="${view.index}"></ol></details>`;
 }
 
 /** Writes the side panel for the views of a report. */

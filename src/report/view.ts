@@ -36,6 +36,17 @@ export function prepareView(index: number, input: ViewInput, text: string, pages
   return { index, tag: input.tag ?? '', label: input.label ?? '', settings: input.settings, layout, figures };
 }
 
+/** Opening words shown in the chunk list: about this many characters, cut at a word. */
+const OPENING_CHARS = 64;
+
+/** The first words of a chunk's text on one line, so list rows under the same heading can be told apart. */
+export function openingWords(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= OPENING_CHARS) return flat;
+  const cut = flat.lastIndexOf(' ', OPENING_CHARS);
+  return `${flat.slice(0, cut > OPENING_CHARS / 2 ? cut : OPENING_CHARS)}…`;
+}
+
 /** Prefix of a view's element ids: none for the first view, so single reports keep `#c12` links. */
 export function idPrefix(view: number): string {
   return view === 0 ? '' : `v${view}-`;
@@ -67,6 +78,12 @@ export interface ChunkFacts {
   words: number;
   /** Index into the breadcrumb table. */
   crumb: number;
+  /** Index into the table of last headings (the chunk list's heading column). */
+  head: number;
+  /** Opening words, for the chunk list. */
+  open: string;
+  /** The chunk's own index, when it is not its band position. */
+  index?: number;
   pageStart?: number;
   pageEnd?: number;
   flags?: string[];
@@ -96,18 +113,32 @@ function chunkFlags(c: Chunk, settings: ReportSettings): string[] {
   return flags;
 }
 
-/** The facts of every chunk of a view, in band order, with the breadcrumb table they index. */
-export function chunkFacts(view: ReportView): { crumbs: string[]; chunks: ChunkFacts[] } {
+/** An index into a table of shared strings, adding the string when it is new. */
+function interner(): { table: string[]; index(value: string): number } {
+  const table: string[] = [];
+  const seen = new Map<string, number>();
+  return {
+    table,
+    index(value) {
+      let at = seen.get(value);
+      if (at === undefined) {
+        at = table.push(value) - 1;
+        seen.set(value, at);
+      }
+      return at;
+    },
+  };
+}
+
+/** The facts of every chunk of a view, in band order, with the breadcrumb and heading tables they index. */
+export function chunkFacts(view: ReportView): { crumbs: string[]; heads: string[]; chunks: ChunkFacts[] } {
   const chunks = view.layout.chunks;
-  const crumbs: string[] = [];
-  const crumbIndex = new Map<string, number>();
+  const crumbs = interner();
+  const heads = interner();
   const facts = chunks.map((c, k) => {
-    const breadcrumb = c.heading?.breadcrumb ?? '';
-    let crumb = crumbIndex.get(breadcrumb);
-    if (crumb === undefined) {
-      crumb = crumbs.push(breadcrumb) - 1;
-      crumbIndex.set(breadcrumb, crumb);
-    }
+    const path = c.heading?.path ?? [];
+    const crumb = crumbs.index(c.heading?.breadcrumb ?? '');
+    const head = heads.index(path.length > 0 ? (path.at(-1) as string) : '(before the first heading)');
     const f: ChunkFacts = {
       id: c.id,
       size: c.size,
@@ -118,7 +149,10 @@ export function chunkFacts(view: ReportView): { crumbs: string[]; chunks: ChunkF
       chars: c.charCount ?? c.end - c.start,
       words: c.wordCount ?? 0,
       crumb,
+      head,
+      open: openingWords(c.text ?? ''),
     };
+    if (c.index !== k) f.index = c.index;
     if (c.pageStart !== undefined) f.pageStart = c.pageStart;
     if (c.pageEnd !== undefined) f.pageEnd = c.pageEnd;
     const flags = chunkFlags(c, view.settings);
@@ -133,5 +167,5 @@ export function chunkFacts(view: ReportView): { crumbs: string[]; chunks: ChunkF
     if (c.metadata?.oversizedReason !== undefined) f.reason = c.metadata.oversizedReason;
     return f;
   });
-  return { crumbs, chunks: facts };
+  return { crumbs: crumbs.table, heads: heads.table, chunks: facts };
 }

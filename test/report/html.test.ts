@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, jsonForScript, sanitizeTerminal } from '../../src/report/escape.js';
 import { renderComparison, renderReport } from '../../src/report/html.js';
-import { openingWords } from '../../src/report/side-panel.js';
+import { openingWords } from '../../src/report/view.js';
 import { REPORT_SCRIPT } from '../../src/report/client.js';
 import { fixtureStats, handMadeFixture, hostileFixture, markdownChunks } from './fixtures.js';
 
@@ -45,13 +45,12 @@ describe('renderReport', () => {
     expect(count(html, 'class="add suf"')).toBe(1);
     expect(html).toContain('class="band b1 lonely"');
     expect(html).toMatch(/class="band b1 oversized"/);
-    expect(html).toContain('<a href="#c3" data-k="3" class="flag-lonely">');
     expect(html).toContain('data-label="#1 · 53 chars · p. 1–2 · split table/code"');
     expect(html).toContain('data-label="#3 · 9 chars · p. 2 · heading only"');
-    expect(html).toContain('<a href="#c5" data-k="5" class="flag-over">');
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
     expect(data.views[0].chunks.map((c: { id: string }) => c.id)).toEqual(chunks.map((c) => c.id));
     expect(data.views[0].chunks[5]).toMatchObject({ overlapPrev: 23, flags: ['oversized', 'split'] });
+    expect(data.views[0].chunks[3].flags).toEqual(['heading only']);
   });
 
   it('is self-contained: no external URL is loaded, and the CSP admits only its own script by hash', () => {
@@ -114,6 +113,11 @@ describe('renderReport', () => {
     expect(html).toMatch(/data-problem="lonely"><td>heading-only chunks<\/td><td><button [^>]*>1<\/button>/);
     expect(html).toMatch(/data-problem="lost"><td>text outside chunks<\/td><td>0 chars<\/td>/);
     expect(html).toContain('class="band b1 lonely under"');
+    // The legend names every mark the text can carry.
+    const legend = /<div class="legend">(.*?)<\/div>/.exec(html)![1]!.replace(/<[^>]*>/g, '|');
+    for (const entry of ['chunk', 'next chunk', 'shared by two chunks', 'added text', 'not in any chunk', 'heading only', 'undersized', 'oversized / above max']) {
+      expect(legend).toContain(`|${entry}|`);
+    }
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
     expect(data.views[0]).toMatchObject({ minSize: 20, maxSize: 50 });
     expect(data.views[0].chunks[3].flags).toEqual(['heading only', 'undersized']);
@@ -138,10 +142,15 @@ describe('renderReport', () => {
     expect(exact).toMatch(new RegExp(`<div class="band b0" id="c2"[^>]*><span class="h" id="h1"></span>`));
   });
 
-  it('tells chunk-list rows apart by the last heading and the opening words', () => {
+  it('gives the chunk list what tells rows apart: the last heading and the opening words', () => {
     const { text, chunks } = handMadeFixture();
     const html = renderReport(chunks, text, undefined, { unit: 'chars' });
-    expect(html).toContain('<span class="hd">Next</span><span class="op">## Next Alpha beta gamma delta. Epsilon zeta eta theta.</span>');
+    // The list itself is built by the page script, from the facts.
+    expect(html).toContain('<ol class="chunks scroll" id="chunk-list" data-view="0"></ol>');
+    const view = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!).views[0];
+    expect(view.heads[view.chunks[4].head]).toBe('Next');
+    expect(view.chunks[4].open).toBe('## Next Alpha beta gamma delta. Epsilon zeta eta theta.');
+    expect(view.heads[view.chunks[0].head]).toBe('Guide');
     expect(openingWords('one  two\n\nthree')).toBe('one two three');
     const long = openingWords('word '.repeat(40));
     expect(long.endsWith('…')).toBe(true);

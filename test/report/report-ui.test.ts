@@ -263,6 +263,16 @@ describe.skipIf(!HAS_BROWSER)('the report in chromium, as a reader uses it', () 
         expect(await page.locator('.legend').isVisible()).toBe(!screen.touch);
         const header = await page.locator('header.top').boundingBox();
         if (screen.touch) expect(header!.height).toBeLessThan(screen.height * 0.1);
+        // The chunk list, filled after the first frame: a row per chunk with its last heading and opening words.
+        const { views } = await embedded(page);
+        const rows = page.locator('#chunk-list > li');
+        await page.locator(`#chunk-list a[data-k="${views[0]!.chunks.length - 1}"]`).waitFor({ state: 'attached' });
+        expect(await rows.count()).toBe(views[0]!.chunks.length);
+        const row = await page.locator('#chunk-list a[data-k="20"]').evaluate((a) => [a.querySelector('.hd')!.textContent, a.querySelector('.op')!.textContent]);
+        const text = readFileSync(MARKDOWN, 'utf8');
+        const c20 = views[0]!.chunks[20]!;
+        expect(text.slice(c20.start, c20.end).replace(/\s+/g, ' ').startsWith(row[1]!.replace(/…$/, ''))).toBe(true);
+        expect(row[0]).toMatch(/^(Section|Detail|Short section|Empty section) \d+$/);
         await press(page, screen, '#c5');
         expect(await litChunk(page)).toBe(5);
         const sheet = await page.locator('#info').boundingBox();
