@@ -128,7 +128,7 @@ function textHistogram(sizes: readonly number[], settings: ReportSettings): stri
     if (at(settings.maxSize)) marks.push('← max');
     // A bin with a chunk or two still shows a sliver, so a stray tiny chunk is not lost in the picture.
     const bar = '█'.repeat(Math.round((n / peak) * 40)) || (n > 0 ? '▏' : '');
-    return `  ${String(lo).padStart(width)}–${String(hi).padEnd(width)} ${unit} ${String(n).padStart(5)} ${bar}${marks.length ? ` ${marks.join(' ')}` : ''}`.trimEnd();
+    return [`  ${String(lo).padStart(width)}–${String(hi).padEnd(width)} ${unit} ${String(n).padStart(5)}`, bar, ...marks].filter((part) => part !== '').join(' ');
   });
 }
 
