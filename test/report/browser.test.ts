@@ -83,6 +83,25 @@ describe.skipIf(!HAS_BROWSER)('HTML report in chromium', () => {
     await v.close();
   });
 
+  it('the "text outside chunks" count goes to the text no chunk holds', async () => {
+    const { text, chunks } = handMadeFixture();
+    // Without chunk 2, the end of the code block is in no chunk.
+    const holed = chunks.filter((c) => c.index !== 2);
+    const v = await open(browser(), 'report-lost', holed, text, { unit: 'chars', maxSize: 60 });
+    expect(await v.page.locator('#doc .lost').count()).toBeGreaterThan(0);
+    await v.page.click('button.prob[data-problem="lost"]');
+    const lit = await v.page.evaluate(() => {
+      const el = document.querySelector('#doc .lost.lit') as HTMLElement | null;
+      const doc = (document.getElementById('doc') as HTMLElement).getBoundingClientRect();
+      const r = el?.getBoundingClientRect();
+      return el === null || r === undefined ? null : { text: el.textContent, inView: r.bottom > doc.top && r.top < doc.bottom };
+    });
+    expect(lit).toEqual({ text: expect.stringContaining('const y = 2;'), inView: true });
+    expect(await v.page.locator('#problem-state').innerText()).toBe('text outside chunks: 1 of 1');
+    expect(v.problems).toEqual([]);
+    await v.close();
+  });
+
   it('runs nothing from a hostile document and shows its markup as text', async () => {
     const { text, chunks } = hostileFixture();
     const v = await open(browser(), 'report-hostile', chunks, text, { unit: 'chars' });
