@@ -50,8 +50,15 @@ export interface PagePiece {
   readonly place: 'exact' | 'within' | 'chunk';
 }
 
+/** A zero-width mark where a heading begins, so the outline can scroll to the heading itself. */
+export interface AnchorPiece {
+  readonly kind: 'anchor';
+  /** Index into `LayoutOptions.anchors`. */
+  readonly anchor: number;
+}
+
 /** What a band or a gap is drawn from. */
-export type Piece = TextPiece | AddedPiece | PagePiece;
+export type Piece = TextPiece | AddedPiece | PagePiece | AnchorPiece;
 
 /** The part of the document drawn as one chunk. */
 export interface Band {
@@ -84,6 +91,10 @@ export interface LayoutFigures {
   readonly addedChars: number;
   /** Chunks that hold nothing but a heading. */
   readonly headingOnly: number;
+  /** Characters of all chunks' text together: what an index stores. */
+  readonly indexedChars: number;
+  /** Characters inside at least one chunk, each counted once. `indexedChars - coveredChars` are repeats. */
+  readonly coveredChars: number;
 }
 
 /** A document cut into bands and gaps, in document order. */
@@ -98,6 +109,8 @@ export interface ReportLayout {
 export interface LayoutOptions {
   /** Exact page starts; without them, page markers are placed at the first chunk of each page. */
   readonly pages?: readonly PageMark[] | undefined;
+  /** Offsets that get an `anchor` piece (heading starts); the piece names the offset's index in this list. */
+  readonly anchors?: readonly number[] | undefined;
 }
 
 /**
@@ -173,6 +186,12 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     points.add(p.offset);
     (pagesAt.get(p.offset) ?? pagesAt.set(p.offset, []).get(p.offset)!).push(p);
   }
+  const anchorsAt = new Map<number, number[]>();
+  (options.anchors ?? []).forEach((offset, i) => {
+    if (!Number.isInteger(offset) || offset < 0 || offset > len) return;
+    points.add(offset);
+    (anchorsAt.get(offset) ?? anchorsAt.set(offset, []).get(offset)!).push(i);
+  });
   const cuts = [...points].sort((a, b) => a - b);
 
   // Item ranges: band k runs from its start to the next start or the reach of the chunks so far.
@@ -205,6 +224,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   }
 
   let overlapChars = 0;
+  let coveredChars = 0;
   let uncoveredChars = 0;
   let addedChars = 0;
   let lastPage = 0;
@@ -214,9 +234,16 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
     pagesAt.delete(at);
   };
+  const placeAnchors = (pieces: Piece[], at: number): void => {
+    const marks = anchorsAt.get(at);
+    if (marks === undefined) return;
+    for (const anchor of marks) pieces.push({ kind: 'anchor', anchor });
+    anchorsAt.delete(at);
+  };
   let r = 0;
   for (const it of items) {
     placePages(it.pieces, it.start);
+    placeAnchors(it.pieces, it.start);
     if (it.kind === 'band') {
       const c = chunks[it.position] as Chunk;
       if (pages.length === 0 && c.pageStart !== undefined && c.pageStart > lastPage) {
@@ -236,6 +263,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     for (; r < runs.length && (runs[r] as (typeof runs)[number]).start < it.end; r++) {
       const run = runs[r] as (typeof runs)[number];
       placePages(it.pieces, run.start);
+      placeAnchors(it.pieces, run.start);
       const prev = it.pieces.at(-1);
       if (prev?.kind === 'text' && prev.end === run.start && prev.cover === run.cover && sameList(prev.chunks, run.chunks)) {
         it.pieces[it.pieces.length - 1] = { ...prev, end: run.end };
@@ -243,6 +271,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
         it.pieces.push({ kind: 'text', start: run.start, end: run.end, cover: run.cover, chunks: run.chunks });
       }
       if (run.cover >= 2) overlapChars += run.end - run.start;
+      if (run.cover >= 1) coveredChars += run.end - run.start;
       if (run.cover === 0) uncoveredChars += countNonWhitespace(text, run.start, run.end);
       for (const k of endsAt.get(run.end) ?? []) {
         const c = chunks[k] as Chunk;
@@ -262,7 +291,14 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   return {
     chunks,
     items: out,
-    figures: { overlapChars, uncoveredChars, addedChars, headingOnly: chunks.filter(isHeadingOnly).length },
+    figures: {
+      overlapChars,
+      uncoveredChars,
+      addedChars,
+      headingOnly: chunks.filter(isHeadingOnly).length,
+      indexedChars: chunks.reduce((sum, c) => sum + (c.end - c.start), 0),
+      coveredChars,
+    },
   };
 }
 

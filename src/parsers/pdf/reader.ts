@@ -148,7 +148,7 @@ async function* readPdf(source: Source, config: ParseConfig, onInfo?: PdfInfoLis
     warnings.push(...assembler.warnings());
     if (scanned.length > 0) {
       warnings.push(
-        `${scanned.length} of ${doc.numPages} page${doc.numPages === 1 ? ' has' : 's have'} images but no text layer (${pageList(scanned)}): ` +
+        `${scanned.length} of ${doc.numPages} page${doc.numPages === 1 ? '' : 's'} ${scanned.length === 1 ? 'has' : 'have'} images but no text layer (${pageList(scanned)}): ` +
           'their text needs OCR and is not in the output',
       );
     }
