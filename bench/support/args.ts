@@ -23,7 +23,7 @@ export const COMMON_OPTIONS = {
     default: false,
     description: 'the quickest mode (also BENCH_QUICK=1): checks that the script works; its figures are not for comparison',
   },
-  timeout: { type: 'string', default: '1800', value: 'S', description: 'seconds a measured process may run before it is killed and reported as not finished' },
+  timeout: { type: 'string', value: 'S', description: 'seconds a measured process may run before it is killed and reported as not finished' },
   'dry-run': { type: 'boolean', default: false, description: 'print the section without writing it into bench/RESULTS.md' },
   help: { type: 'boolean', short: 'h', default: false, description: 'print this help' },
 } as const satisfies BenchOptions;
@@ -39,7 +39,12 @@ export interface BenchUsage {
   readonly summary: string;
   /** The positional arguments it takes, e.g. `[corpus dir]`; none when absent. */
   readonly positionals?: string;
+  /** The default of `--timeout`, in seconds: {@link DEFAULT_TIMEOUT_S} when absent. */
+  readonly timeoutS?: number;
 }
+
+/** Seconds a measured process may run unless the script or `--timeout` says otherwise. */
+export const DEFAULT_TIMEOUT_S = 1800;
 
 /**
  * Reads `argv` against the common flags and `own`. `--quick` is also on when `BENCH_QUICK` is set (to anything
@@ -68,7 +73,8 @@ export function readBenchArgs<const O extends BenchOptions>(
 export function helpText(usage: BenchUsage, table: BenchOptions): string {
   const flags = Object.entries(table).map(([name, option]) => {
     const value = option.type === 'string' ? ` ${option.value ?? 'VALUE'}${option.multiple ? ' (repeatable)' : ''}` : '';
-    const fallback = option.default !== undefined && option.type === 'string' ? ` (default ${String(option.default)})` : '';
+    const fallback =
+      name === 'timeout' ? ` (default ${usage.timeoutS ?? DEFAULT_TIMEOUT_S})` : option.default !== undefined && option.type === 'string' ? ` (default ${String(option.default)})` : '';
     return { left: `  ${option.short ? `-${option.short}, ` : ''}--${name}${value}`, right: `${option.description}${fallback}` };
   });
   const width = Math.max(...flags.map((f) => f.left.length)) + 2;

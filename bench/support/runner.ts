@@ -15,7 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { readBenchArgs, type BenchOptions, type BenchUsage, type BenchValues, type COMMON_OPTIONS, numberFlag } from './args.js';
+import { DEFAULT_TIMEOUT_S, readBenchArgs, type BenchOptions, type BenchUsage, type BenchValues, type COMMON_OPTIONS, numberFlag } from './args.js';
 import { writeResults } from './results.js';
 
 /** The project root. */
@@ -184,7 +184,7 @@ export interface BenchSetup {
 export function startBench<const O extends BenchOptions>(usage: BenchUsage, own: O, setup: BenchSetup = {}): Bench<BenchValues<typeof COMMON_OPTIONS & O>> {
   const { values, positionals } = readBenchArgs(usage, own);
   const common = values as unknown as BenchValues<typeof COMMON_OPTIONS>;
-  const timeoutMs = numberFlag('timeout', common.timeout, 1800) * 1000;
+  const timeoutMs = numberFlag('timeout', common.timeout, usage.timeoutS ?? DEFAULT_TIMEOUT_S) * 1000;
   const notes: string[] = [];
   if (setup.build !== false) buildDist();
   const spawnOptions = (options: Partial<SpawnOptions> = {}): SpawnOptions => ({ timeoutMs, ...options });
