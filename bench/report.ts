@@ -1,18 +1,17 @@
 /**
  * Cost of the chunk report on large documents: `renderReport` and `renderTerminal` time in Node and the page size,
- * for ~700k characters of the corpus's Markdown and for freeculture.pdf (352 pages), at several chunk sizes.
- * Run: npx tsx bench/report.ts
+ * for ~700k characters of the corpus's Markdown and for freeculture.pdf (352 pages), at several chunk sizes. Each
+ * document is measured in its own plain Node process (`support/report-child.mjs`).
+ *
+ *   npx tsx bench/report.ts              # 128, 512 and 512/64 tokens on the Markdown; 256/32 and 512/64 on the PDF
+ *   npx tsx bench/report.ts --quick      # one setting each, one timed call
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chunkBlocks, chunkText } from '../src/api/chunk.js';
-import { parsePdf } from '../src/parsers/pdf/reader.js';
-import { renderReport } from '../src/report/html.js';
-import { pageMarks, type PageMark } from '../src/report/layout.js';
-import { renderTerminal } from '../src/report/terminal.js';
-import type { ChunkingResult } from '../src/types.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { numberFlag } from './support/args.js';
+import { markdownTable } from './support/results.js';
+import { CORPUS, startBench } from './support/runner.js';
 
-const CORPUS = resolve(import.meta.dirname, '../../shared/corpus');
 const MARKDOWN = [
   'md/free-programming-books/free-courses-en.md',
   'md/free-programming-books/free-programming-books-langs.md',
@@ -21,54 +20,35 @@ const MARKDOWN = [
 ].map((f) => join(CORPUS, f));
 const PDF = join(CORPUS, 'pdf/freeculture.pdf');
 
-/** Mean time of `runs` calls after one warm-up call. */
-function time<T>(fn: () => T, runs = 3): { ms: number; value: T } {
-  let value = fn();
-  const t0 = performance.now();
-  for (let i = 0; i < runs; i++) value = fn();
-  return { ms: (performance.now() - t0) / runs, value };
+/** What `report-child.mjs` reports. */
+interface Rendered {
+  chars: number;
+  rows: { maxSize: number; overlap: number; chunks: number; textBytes: number; htmlMs: number; htmlBytes: number; terminalMs: number }[];
 }
 
-const header = ['document', 'max tokens', 'overlap', 'chunks', 'text KB', 'renderReport ms', 'HTML KB', 'HTML / text', 'renderTerminal ms'];
-const rows: string[][] = [header];
+const bench = startBench(
+  { script: 'bench/report.ts', summary: 'renderReport and renderTerminal time and HTML size on ~700k characters of corpus Markdown and on freeculture.pdf, at several chunk sizes.' },
+  { runs: { type: 'string', value: 'N', description: 'timed calls per figure after one warm-up call, the mean kept (default 3; 1 with --quick)' } },
+);
+const runs = numberFlag('runs', bench.values.runs, bench.quick ? 1 : 3);
 
-function measure(name: string, text: string, maxSize: number, overlap: number, run: () => ChunkingResult, pages?: PageMark[]): void {
-  const { chunks, statistics } = run();
-  const view = { unit: 'tokens' as const, maxSize, targetSize: Math.floor(maxSize * 0.75), pages };
-  const html = time(() => renderReport(chunks, text, statistics, view));
-  const term = time(() => renderTerminal(chunks, text, statistics, { ...view, color: true }));
-  const htmlBytes = Buffer.byteLength(html.value);
-  const textBytes = Buffer.byteLength(text);
-  rows.push([
-    name,
-    String(maxSize),
-    String(overlap),
-    String(chunks.length),
-    (textBytes / 1024).toFixed(0),
-    html.ms.toFixed(0),
-    (htmlBytes / 1024).toFixed(0),
-    (htmlBytes / textBytes).toFixed(2),
-    term.ms.toFixed(0),
-  ]);
+const rows: (string | number)[][] = [];
+async function document(name: (chars: number) => string, kind: 'markdown' | 'pdf', settings: string, files: string[]): Promise<void> {
+  bench.log(`${kind}: ${settings}`);
+  const outcome = await bench.measure<Rendered>('report-child.mjs', [kind, settings, String(runs), ...files]);
+  if (!outcome.ok) {
+    rows.push([name(0), `failed: ${outcome.error}`, '', '', '', '', '', '', '']);
+    return;
+  }
+  for (const r of outcome.report.rows) {
+    rows.push([name(outcome.report.chars), r.maxSize, r.overlap, r.chunks, (r.textBytes / 1024).toFixed(0), r.htmlMs.toFixed(0), (r.htmlBytes / 1024).toFixed(0), (r.htmlBytes / r.textBytes).toFixed(2), r.terminalMs.toFixed(0)]);
+  }
 }
 
 const mdFiles = MARKDOWN.filter((f) => existsSync(f));
-if (mdFiles.length > 0) {
-  const text = mdFiles.map((f) => readFileSync(f, 'utf8')).join('\n\n');
-  for (const [maxSize, overlap] of [[128, 0], [512, 0], [512, 64]] as const) {
-    measure(`corpus Markdown (${(text.length / 1000).toFixed(0)}k chars)`, text, maxSize, overlap, () => chunkText(text, { maxSize, overlap }));
-  }
-}
-if (existsSync(PDF)) {
-  const document = await parsePdf(PDF);
-  const pages = pageMarks(document.blocks);
-  for (const [maxSize, overlap] of [[256, 32], [512, 64]] as const) {
-    measure('freeculture.pdf (352 p)', document.text, maxSize, overlap, () => chunkBlocks(document.blocks, { maxSize, overlap }), pages);
-  }
-}
-if (rows.length === 1) console.log('no input: the corpus is expected at ../shared/corpus');
-const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] as string).length)));
-rows.forEach((r, n) => {
-  console.log(`| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`);
-  if (n === 0) console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-});
+if (mdFiles.length === 0) bench.skip(`the Markdown rows: none of ${MARKDOWN.map((f) => f.slice(CORPUS.length + 1)).join(', ')} is in ../shared/corpus`);
+else await document((chars) => `corpus Markdown (${(chars / 1000).toFixed(0)}k chars)`, 'markdown', bench.quick ? '512:0' : '128:0,512:0,512:64', mdFiles);
+if (bench.has('the PDF rows', PDF)) await document(() => 'freeculture.pdf (352 p)', 'pdf', bench.quick ? '256:32' : '256:32,512:64', [PDF]);
+
+const header = ['document', 'max tokens', 'overlap', 'chunks', 'text KB', 'renderReport ms', 'HTML KB', 'HTML / text', 'renderTerminal ms'];
+bench.finish(rows.length === 0 ? '' : [`Mean of ${runs} call(s) after a warm-up call; each document in its own process.`, '', markdownTable(header, rows, header.map((_, i) => (i === 0 ? 'l' : 'r')))].join('\n'));
