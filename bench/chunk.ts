@@ -158,8 +158,12 @@ function pairsOf(rows: Row[]): Pair[] {
 
 /** The documents runs: each input through each contender. */
 async function documentRuns(sections: string[], comparisons: Pair[]): Promise<void> {
-  for (const name of wantedInputs as InputName[]) {
+  for (const name of Object.keys(INPUTS) as InputName[]) {
     const input = INPUTS[name];
+    if (!wantedInputs.includes(name)) {
+      bench.skip(`${input.title} (not in --inputs)`);
+      continue;
+    }
     if (!bench.has(input.title, input.path)) continue;
     const rows: Row[] = [];
     for (const contender of contenders) rows.push(...(await measureBuilds(contender, name, name)));
