@@ -201,7 +201,9 @@ export function startBench<const O extends BenchOptions>(usage: BenchUsage, own:
     has(part, ...paths) {
       const missing = paths.find((p) => !existsSync(p));
       if (missing === undefined) return true;
-      bench.skip(`${part}: ${relative(ROOT, missing).startsWith('..') ? missing : relative(ROOT, missing)} is missing`);
+      // Paths beside the project (the corpus) read best from it; system paths (Node's docs) as they are.
+      const shown = relative(ROOT, missing).startsWith('../..') ? missing : relative(ROOT, missing);
+      bench.skip(`${part}: ${shown} is missing`);
       return false;
     },
     measure: (child, args, options) => measure(child, args, spawnOptions(options)),
