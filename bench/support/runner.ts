@@ -80,7 +80,8 @@ export function checkDist(dir: string, flag: string): string {
  */
 export function runNode(script: string, args: readonly string[], options: SpawnOptions): Promise<Exit> {
   const path = isAbsolute(script) ? script : join(ROOT, script);
-  const env = { ...process.env, ...options.env, ...(options.dist === undefined ? {} : { CHUNKSTREAM_DIST: options.dist }) };
+  // Always set: a CHUNKSTREAM_DIST left in the caller's environment must not swap the build under a measurement.
+  const env = { ...process.env, ...options.env, CHUNKSTREAM_DIST: options.dist ?? DIST };
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
