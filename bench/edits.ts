@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDist } from './support/child.js';
+import { buildDist } from './support/runner.js';
 import { markdownTable, writeResults } from './support/results.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -5,21 +5,31 @@
  * chunking, divided by the jobs) and as a share of chunking time, and peak RSS per process; then the same cost on
  * many tiny jobs, where it is all there is. Every measured process is a fresh `node dist/cli/main.js`.
  *
- * Run with `npx tsx bench/queue.ts` after a build; `BENCH_RUNS=3` repeats each setting and keeps the fastest.
+ *   npx tsx bench/queue.ts               # the corpus, then 400 tiny files
+ *   npx tsx bench/queue.ts --runs 3      # each setting three times, the fastest kept
+ *   npx tsx bench/queue.ts --quick       # the corpus Markdown only, then 50 tiny files
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { startRedis, type RedisServer } from '../test/support/redis-server.js';
-import { markdownTable, writeResults } from './support/results.js';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { HAS_REDIS, startRedis, type RedisServer } from '../test/support/redis-server.js';
+import { numberFlag } from './support/args.js';
+import { markdownTable } from './support/results.js';
+import { bestOf, CORPUS, failureText, ROOT, startBench, type Exit } from './support/runner.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'dist/cli/main.js');
-const CORPUS = resolve(ROOT, '../shared/corpus');
-const INPUTS = [join(CORPUS, 'md'), join(CORPUS, 'pdf')];
-const RUNS = Number(process.env.BENCH_RUNS ?? 1);
-const TINY_JOBS = Number(process.env.BENCH_TINY_JOBS ?? 400);
+const BIN = 'dist/cli/main.js';
+
+const bench = startBench(
+  { script: 'bench/queue.ts', summary: "The corpus through 1 and 2 BullMQ workers on a local Redis against chunkstream --jobs 1/2 --out-dir: throughput, the queue's cost per job, peak RSS per process; then the cost per job on tiny files." },
+  {
+    runs: { type: 'string', default: '1', value: 'N', description: 'runs per setting, the fastest kept' },
+    'tiny-jobs': { type: 'string', value: 'N', description: 'tiny files in the second part (default 400; 50 with --quick)' },
+  },
+);
+const RUNS = numberFlag('runs', bench.values.runs, 1);
+const TINY_JOBS = numberFlag('tiny-jobs', bench.values['tiny-jobs'], bench.quick ? 50 : 400);
+// --quick leaves the PDFs out: they are most of the corpus's time.
+const INPUTS = bench.quick ? [join(CORPUS, 'md')] : [join(CORPUS, 'md'), join(CORPUS, 'pdf')];
 
 /** What a worker writes with `--stats-json`. */
 interface WorkerFigures {
@@ -54,34 +64,15 @@ interface Row {
   cpuS: number;
 }
 
-if (!existsSync(BIN)) {
-  console.error('Build first: npm run build');
-  process.exit(1);
-}
-if (!INPUTS.every((p) => existsSync(p))) {
-  console.error(`bench/queue.ts needs the corpus at ${CORPUS}`);
-  process.exit(1);
-}
-
-/** Runs `node BIN ...args`; resolves with its exit code and output. */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-  });
-}
+/** Runs `node dist/cli/main.js ...args` with the bench's timeout. */
+const run = (args: string[]): Promise<Exit> => bench.run(BIN, args);
 
 async function cliRun(jobs: number, inputs: string[], dir: string): Promise<Row> {
   const stats = join(dir, `cli-${jobs}.json`);
   const started = performance.now();
   const r = await run(['--quiet', '--jobs', String(jobs), '--out-dir', join(dir, `cli-${jobs}`), '--stats-json', stats, ...inputs]);
   const wallS = (performance.now() - started) / 1000;
-  if (r.code !== 0 && r.code !== 1) throw new Error(`chunkstream --jobs ${jobs} exited with ${r.code}: ${r.stderr}`);
+  if (r.code !== 0 && r.code !== 1) throw new Error(`chunkstream --jobs ${jobs}: ${r.timedOut ? 'not finished in time' : failureText(r)}`);
   const s = JSON.parse(readFileSync(stats, 'utf8'));
   const chunkingMs = (s.files as { timeMs: number }[]).reduce((a, f) => a + f.timeMs, 0);
   const files = s.total.files as number;
@@ -95,7 +86,7 @@ async function queueRun(redis: RedisServer, workers: number, inputs: string[], d
   const enqueueStarted = performance.now();
   const e = await run(['enqueue', '--quiet', '--redis', redis.url, '--queue', queue, ...inputs]);
   const enqueueS = (performance.now() - enqueueStarted) / 1000;
-  if (e.code !== 0) throw new Error(`enqueue exited with ${e.code}: ${e.stderr}`);
+  if (e.code !== 0) throw new Error(`enqueue: ${failureText(e)}`);
   const jobs = Number(e.stdout.trim());
   const out = join(dir, `${queue}-out`);
   const statsFiles = Array.from({ length: workers }, (_, i) => join(dir, `${queue}-w${i}.json`));
@@ -104,7 +95,7 @@ async function queueRun(redis: RedisServer, workers: number, inputs: string[], d
     statsFiles.map((stats) => run(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained', '--stats-json', stats])),
   );
   const wallS = (performance.now() - started) / 1000;
-  for (const r of results) if (r.code !== 0) throw new Error(`worker exited with ${r.code}: ${r.stderr}`);
+  for (const r of results) if (r.code !== 0) throw new Error(`worker: ${r.timedOut ? 'not finished in time' : failureText(r)}`);
   const figures = statsFiles.map((f) => JSON.parse(readFileSync(f, 'utf8')) as WorkerFigures);
   const sum = (pick: (f: WorkerFigures) => number): number => figures.reduce((a, f) => a + pick(f), 0);
   const done = sum((f) => f.completed) + sum((f) => f.failed);
@@ -129,43 +120,29 @@ async function queueRun(redis: RedisServer, workers: number, inputs: string[], d
   };
 }
 
-async function best<T extends { wallS: number }>(measure: () => Promise<T>): Promise<T> {
-  let kept: T | undefined;
-  for (let i = 0; i < RUNS; i++) {
-    const r = await measure();
-    if (kept === undefined || r.wallS < kept.wallS) kept = r;
-  }
-  return kept as T;
-}
+const best = <T extends { wallS: number }>(measure: () => Promise<T>): Promise<T> => bestOf(RUNS, measure, (r) => r.wallS);
 
-const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-queue-'));
-const redis = await startRedis();
-try {
-  console.log(`corpus: ${INPUTS.map((p) => relative(ROOT, p)).join(' ')}; best of ${RUNS}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
-  const cli1 = await best(() => cliRun(1, INPUTS, dir));
-  console.log('cli --jobs 1 done');
-  const cli2 = await best(() => cliRun(2, INPUTS, dir));
-  console.log('cli --jobs 2 done');
+const fmt = (n: number, d = 2): string => n.toFixed(d);
+// The same measure for every row: wall time less chunking time shared over the processes or threads, per file.
+const outsideMs = (r: Row): number => (r.wallS * 1000 - (r.chunkingS * 1000) / r.parallel) / r.jobs;
+
+/** The corpus through the command and through the workers: the first table and its notes. */
+async function corpusPart(redis: RedisServer, dir: string): Promise<string> {
+  const inputs = INPUTS.filter((p) => bench.has(`the corpus runs over ${relative(ROOT, p)}`, p));
+  if (inputs.length === 0) return '';
+  bench.log('chunkstream --jobs 1');
+  const cli1 = await best(() => cliRun(1, inputs, dir));
+  bench.log('chunkstream --jobs 2');
+  const cli2 = await best(() => cliRun(2, inputs, dir));
   const enqueueTimes: number[] = [];
-  const q1 = (await best(async () => {
-    const r = await queueRun(redis, 1, INPUTS, dir, '1 worker');
+  bench.log('1 worker');
+  const q1 = await best(async () => {
+    const r = await queueRun(redis, 1, inputs, dir, '1 worker');
     enqueueTimes.push(r.enqueueS);
-    return { ...r.row };
-  })) as Row;
-  console.log('1 worker done');
-  const q2 = (await best(async () => (await queueRun(redis, 2, INPUTS, dir, '2 workers')).row)) as Row;
-  console.log('2 workers done');
-
-  // Tiny jobs: one short paragraph each, where the queue's cost per job is all there is to measure.
-  const tinyDir = join(dir, 'tiny');
-  mkdirSync(tinyDir);
-  for (let i = 0; i < TINY_JOBS; i++) writeFileSync(join(tinyDir, `t${String(i).padStart(4, '0')}.md`), `# Note ${i}\n\nA short note, number ${i}, of a few words.\n`);
-  const tinyCli = await best(() => cliRun(1, [tinyDir], dir));
-  const tinyQueue = (await best(async () => (await queueRun(redis, 1, [tinyDir], dir, '1 worker')).row)) as Row;
-
-  const fmt = (n: number, d = 2): string => n.toFixed(d);
-  // The same measure for every row: wall time less chunking time shared over the processes or threads, per file.
-  const outsideMs = (r: Row): number => (r.wallS * 1000 - (r.chunkingS * 1000) / r.parallel) / r.jobs;
+    return r.row;
+  });
+  bench.log('2 workers');
+  const q2 = await best(async () => (await queueRun(redis, 2, inputs, dir, '2 workers')).row);
   const rows = [cli1, cli2, q1, q2].map((r) => [
     r.name,
     r.jobs,
@@ -181,9 +158,8 @@ try {
     fmt(r.cpuS),
   ]);
   const header = ['run', 'files', 'failed', 'MB', 'wall s', 'MB/s', 'chunking s', 'wall − chunking, ms/file', 'queue ms/job', 'queue / chunking', 'peak RSS MB per process', 'CPU s'];
-  const tinyRows = [tinyCli, tinyQueue].map((r) => [r.name, r.jobs, fmt(r.wallS), fmt((r.chunkingS * 1000) / r.jobs), fmt(outsideMs(r)), r.queueMsPerJob === undefined ? '' : fmt(r.queueMsPerJob), r.rssMb.map((m) => m.toFixed(0)).join(' + ')]);
-  const body = [
-    `The corpus (\`${INPUTS.map((p) => relative(ROOT, p)).join('`, `')}\`, Markdown and PDF) through \`chunkstream --out-dir\` and through \`chunkstream worker\` processes on one local Redis, best of ${RUNS} run(s). Wall time runs from the first process's start to the last one's exit (node start-up and module loading included, jobs enqueued beforehand).`,
+  return [
+    `The corpus (\`${inputs.map((p) => relative(ROOT, p)).join('`, `')}\`${inputs.length === 2 ? ', Markdown and PDF' : ''}) through \`chunkstream --out-dir\` and through \`chunkstream worker\` processes on one local Redis, best of ${RUNS} run(s). Wall time runs from the first process's start to the last one's exit (node start-up and module loading included, jobs enqueued beforehand).`,
     '',
     markdownTable(header, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
     '',
@@ -191,13 +167,35 @@ try {
     `- queue ms/job: each worker's time from being ready to the end of its last job, less its chunking time, per job: taking, locking and completing the job in Redis, opening and renaming its output file. What comes after its last job (waiting for the other worker's, closing connections) is a cost per run, not per job. The goal is under 5% of chunking time.`,
     `- Queue vs command: 1 worker ${fmt(q1.wallS / cli1.wallS)}× the wall time of \`--jobs 1\`, 2 workers ${fmt(q2.wallS / cli2.wallS)}× that of \`--jobs 2\`; speed-up of 2 workers over 1: ${fmt(q1.wallS / q2.wallS)}× (of \`--jobs 2\` over \`--jobs 1\`: ${fmt(cli1.wallS / cli2.wallS)}×; both fall to 1 or below when other work holds the cores).`,
     `- Enqueueing the corpus (${q1.jobs} jobs, one \`chunkstream enqueue\` process, start-up included): ${enqueueTimes.map((t) => `${fmt(t)} s`).join(', ')}.`,
-    '',
+  ].join('\n');
+}
+
+/** Tiny jobs: one short paragraph each, where the queue's cost per job is all there is to measure. */
+async function tinyPart(redis: RedisServer, dir: string): Promise<string> {
+  const tinyDir = join(dir, 'tiny');
+  mkdirSync(tinyDir);
+  for (let i = 0; i < TINY_JOBS; i++) writeFileSync(join(tinyDir, `t${String(i).padStart(4, '0')}.md`), `# Note ${i}\n\nA short note, number ${i}, of a few words.\n`);
+  bench.log(`${TINY_JOBS} tiny files`);
+  const tinyCli = await best(() => cliRun(1, [tinyDir], dir));
+  const tinyQueue = await best(async () => (await queueRun(redis, 1, [tinyDir], dir, '1 worker')).row);
+  const tinyRows = [tinyCli, tinyQueue].map((r) => [r.name, r.jobs, fmt(r.wallS), fmt((r.chunkingS * 1000) / r.jobs), fmt(outsideMs(r)), r.queueMsPerJob === undefined ? '' : fmt(r.queueMsPerJob), r.rssMb.map((m) => m.toFixed(0)).join(' + ')]);
+  return [
     `${TINY_JOBS} tiny Markdown files (one heading and one sentence each), one process:`,
     '',
     markdownTable(['run', 'files', 'wall s', 'chunking ms/file', 'wall − chunking, ms/file', 'queue ms/job', 'peak RSS MB'], tinyRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
   ].join('\n');
-  writeResults('bench/queue.ts', body);
-} finally {
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
+}
+
+if (!HAS_REDIS) {
+  bench.skip('every run: redis-server is not installed (Debian package redis-server)');
+  bench.finish('');
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-queue-'));
+  const redis = await startRedis();
+  try {
+    bench.finish([await corpusPart(redis, dir), await tinyPart(redis, dir)].filter((p) => p !== '').join('\n\n'));
+  } finally {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -2,7 +2,7 @@
  * Cost of the chunk report on large documents, in Node and in headless chromium.
  *
  *   npx tsx bench/report.ts            # 7 page loads per page
- *   BENCH_QUICK=1 npx tsx bench/report.ts   # 3
+ *   npx tsx bench/report.ts --quick    # 3
  *
  * Node: each case (document × settings) runs in its own plain Node process on `dist/` (`support/report-child.mjs`),
  * which chunks once and times renderReport (renderComparison for two settings) and renderTerminal; the peer is the
@@ -11,20 +11,21 @@
  * showing that text costs. The budgets are the issue's: freeculture.pdf's report ready within 1 s, its comparison
  * within 2 s, measured as the browser tests measure (navigation to the report script having run).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { buildDist } from './support/child.js';
-import { markdownTable, writeResults } from './support/results.js';
+import { markdownTable } from './support/results.js';
+import { CORPUS, ROOT, startBench } from './support/runner.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CHILD = join(import.meta.dirname, 'support/report-child.mjs');
-const CORPUS = resolve(ROOT, '../shared/corpus');
 const OUT = join(ROOT, '.bench-tmp/report');
 const CHROMIUM = '/usr/bin/chromium';
-const LOADS = process.env.BENCH_QUICK ? 3 : 7;
+
+const bench = startBench(
+  { script: 'bench/report.ts', summary: 'renderReport, renderComparison and renderTerminal in Node, and the report ready in headless chromium, on corpus Markdown and freeculture.pdf.' },
+  {},
+);
+const LOADS = bench.quick ? 3 : 7;
 
 interface Case {
   readonly input: 'markdown' | 'freeculture';
@@ -55,12 +56,9 @@ const settingsLabel = (c: Case): string => c.settings.map(([max, overlap]) => `$
 const fileOf = (c: Case): string => join(OUT, `${c.input}-${c.settings.map(([m, o]) => `${m}-${o}`).join('-vs-')}.html`);
 
 /** Runs one case in its own Node process. */
-function measureNode(c: Case): NodeFigures | { error: string } {
-  const args = [CHILD, c.input, fileOf(c), ...c.settings.flatMap(([m, o]) => [String(m), String(o)])];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 10 * 60 * 1000 });
-  const line = r.stdout.trim().split('\n').at(-1) ?? '';
-  if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
-  return JSON.parse(line) as NodeFigures;
+async function measureNode(c: Case): Promise<NodeFigures | { error: string }> {
+  const outcome = await bench.measure<NodeFigures>('report-child.mjs', [c.input, fileOf(c), ...c.settings.flatMap(([m, o]) => [String(m), String(o)])]);
+  return outcome.ok ? outcome.report : { error: outcome.error };
 }
 
 /** A page with the report's document text and nothing else: the floor of showing that text. */
@@ -88,7 +86,7 @@ async function loadOnce(browser: Browser, file: string, report: boolean): Promis
   if (report) await page.waitForSelector('html[data-ready="1"]', { timeout: 60_000 });
   const readyMs = performance.now() - t0;
   await page.waitForLoadState('load');
-  const loadMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+  const loadMs = await page.evaluate(() => (performance.getEntriesByType('navigation' as never)[0] as unknown as { loadEventEnd: number }).loadEventEnd);
   await context.close();
   return { loadMs, readyMs };
 }
@@ -102,17 +100,16 @@ async function measureBrowser(browser: Browser, file: string, report: boolean): 
   return { loadMs: median(loads.map((l) => l.loadMs)), readyMs: median(loads.map((l) => l.readyMs)) };
 }
 
-if (!existsSync(CORPUS)) {
-  console.log(`no corpus at ${CORPUS}: nothing to measure`);
+if (!bench.has('every case', CORPUS)) {
+  bench.finish('');
   process.exit(0);
 }
-buildDist(ROOT);
 mkdirSync(OUT, { recursive: true });
 
 const nodeRows: (string | number)[][] = [];
 const done: { c: Case; figures: NodeFigures }[] = [];
 for (const c of CASES) {
-  const figures = measureNode(c);
+  const figures = await measureNode(c);
   if ('error' in figures) {
     nodeRows.push([c.name, settingsLabel(c), `failed: ${figures.error}`]);
     continue;
@@ -160,4 +157,4 @@ if (existsSync(CHROMIUM)) {
   );
 } else sections.push(`(${CHROMIUM} is missing: no browser figures)`);
 
-writeResults('bench/report.ts', sections.join('\n\n'));
+bench.finish(sections.join('\n\n'));

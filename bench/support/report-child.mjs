@@ -1,5 +1,5 @@
 /**
- * One report measurement, run by `bench/report.ts` in its own plain Node process against the built `dist/`:
+ * One report measurement, run by `bench/report.ts` in its own plain Node process against the measured build:
  *
  *   node bench/support/report-child.mjs <input> <out.html> <maxSize> <overlap> [<maxSize> <overlap>]
  *
@@ -9,11 +9,10 @@
  * half of the bench. Prints one JSON line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chunkBlocks, headingMarks, normalizeOptions, pageMarks, parseMarkdown, parsePdf, renderComparison, renderReport, renderTerminal } from '../../dist/index.js';
+import { join } from 'node:path';
+import { CORPUS, distModule } from './measured.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CORPUS = resolve(ROOT, '../shared/corpus');
+const { chunkBlocks, headingMarks, normalizeOptions, pageMarks, parseMarkdown, parsePdf, renderComparison, renderReport, renderTerminal } = await distModule();
 const MARKDOWN = [
   'md/free-programming-books/free-courses-en.md',
   'md/free-programming-books/free-programming-books-langs.md',
