@@ -17,6 +17,7 @@ import { setInternals } from './chunk-internals.js';
 import type { Core } from '../core.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
 import { NO_HEADING } from './heading-tracker.js';
+import { createMeasure } from './fit.js';
 import { cutBlock, framedWholePiece, wholePiece, type CutContext, type Piece } from './pieces.js';
 
 /** The parts a packer is built from. */
@@ -30,9 +31,9 @@ const PROSE: ReadonlySet<BlockKind> = new Set(['paragraph', 'blockquote']);
 /** Creates the packer core. Chunks it emits are numbered provisionally; the optimizer stage numbers them. */
 export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block, Chunk> {
   const { sizer } = deps;
-  const ctx: CutContext = { sizer, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
+  const measure = createMeasure(sizer);
+  const ctx: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
   const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
-  const gapSizes = new Map<string, number>();
   let section = -1;
   let current: Piece[] = [];
   let estimate = 0;
@@ -40,16 +41,7 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
   /** Whitespace at the end of the last block that none of its pieces holds, carried into the next block's gap. */
   let trailing = '';
 
-  const gapSize = (gap: string): number => {
-    if (gap === '') return 0;
-    let n = gapSizes.get(gap);
-    if (n === undefined) {
-      n = sizer.size(gap);
-      if (gapSizes.size > 1000) gapSizes.clear();
-      gapSizes.set(gap, n);
-    }
-    return n;
-  };
+  const gapSize = (gap: string): number => measure.gap(gap);
 
   /** The room a chunk starting with `heading` has for its framed text. */
   const limitFor = (heading: HeadingContext): number =>

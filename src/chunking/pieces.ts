@@ -4,6 +4,7 @@
  * may carry text added for the embedder (`prefix`, `suffix`) that is never part of the source slice.
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
+import { fitKnown, type Measure } from './fit.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
 import { countLineEndings } from '../unicode/lines.js';
 
@@ -48,6 +49,8 @@ export interface Piece {
 /** What cutting a block needs. */
 export interface CutContext {
   readonly sizer: Sizer;
+  /** The run's cached measure (gaps between units are looked up, not measured again). */
+  readonly measure: Measure;
   readonly splitter: TextSplitter;
   readonly preserveCode: boolean;
   readonly preserveTables: boolean;
@@ -275,37 +278,31 @@ interface Frame {
  * and shrunk from its tail in the rare case the estimate was short.
  */
 function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ctx: CutContext): Unit[] {
-  const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
-  const suffixSize = frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix);
-  const sizes = units.map((u) => u.size ?? ctx.sizer.size(text.slice(u.span.start, u.span.end)));
-  const gapCache = new Map<string, number>();
-  const gapSize = (gap: string) => {
-    let n = gapCache.get(gap);
-    if (n === undefined) gapCache.set(gap, (n = ctx.sizer.size(gap)));
-    return n;
-  };
-  const gapSizes = units.map((u, i) => (i === 0 ? 0 : gapSize(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
+  const prefixSize = frame.prefix === '' ? 0 : ctx.measure.size(frame.prefix);
+  const suffixSize = frame.suffix === '' ? 0 : ctx.measure.size(frame.suffix);
+  const sizes = units.map((u) => u.size ?? ctx.measure.size(text.slice(u.span.start, u.span.end)));
+  const gapSizes = units.map((u, i) => (i === 0 ? 0 : ctx.measure.gap(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
   const out: Unit[] = [];
-  const framed = () => out.length > 0 || frame.prefixFirst === true;
-  // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
-  const limit = () => (out.length === 0 ? budget.first : budget.rest) - (framed() ? prefixSize : 0) - suffixSize;
-  const exact = (from: number, to: number) =>
-    ctx.sizer.size((framed() ? frame.prefix : '') + text.slice((units[from] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix);
   let i = 0;
   while (i < units.length) {
-    let j = i;
-    let estimate = sizes[i] as number;
-    while (j + 1 < units.length && estimate + (gapSizes[j + 1] as number) + (sizes[j + 1] as number) <= limit()) {
-      j++;
-      estimate += (gapSizes[j] as number) + (sizes[j] as number);
-    }
+    const first = i;
+    const framed = out.length > 0 || frame.prefixFirst === true;
+    const framing = (framed ? prefixSize : 0) + suffixSize;
     const cap = out.length === 0 ? budget.first : budget.rest;
-    const framing = (framed() ? prefixSize : 0) + suffixSize;
-    let measured = exact(i, j);
-    while (j > i && measured > cap) measured = exact(i, --j);
+    // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
+    const found = fitKnown({
+      first,
+      last: units.length - 1,
+      added: (k) => (k === first ? (sizes[k] as number) : (gapSizes[k] as number) + (sizes[k] as number)),
+      estimateLimit: cap - framing,
+      exact: (to) => ctx.measure.size((framed ? frame.prefix : '') + text.slice((units[first] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix),
+      limit: cap,
+      grow: { kind: 'units' },
+    });
+    const j = found.last;
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
     // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
-    const size = Math.max(0, measured - framing);
+    const size = Math.max(0, (found.size as number) - framing);
     out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, size, ...(fallback ? { fallback } : {}) });
     i = j + 1;
   }

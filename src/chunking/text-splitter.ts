@@ -18,6 +18,7 @@ import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
+import { fitKnown } from './fit.js';
 import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 
 /** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */
@@ -285,8 +286,6 @@ function clusterBounds(text: string, start: number, end: number, graphemes: Intl
  */
 function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
   const spans: Span[] = [];
-  const fits = (first: number, count: number): boolean =>
-    sizer.size(text.slice(pieces[first]!.start, pieces[first + count - 1]!.end)) <= maxSize;
   let i = 0;
   while (i < pieces.length) {
     const first = pieces[i]!;
@@ -301,29 +300,19 @@ function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number
       pieces = pieces.slice(0, i).concat(recut, pieces.slice(i + 1));
       continue;
     }
-    let estimate = alone;
-    let j = i + 1;
-    while (j < pieces.length && estimate + pieces[j]!.size <= targetSize) {
-      estimate += pieces[j]!.size;
-      j++;
-    }
-    let count = j - i;
-    if (count > 1 && !fits(i, count)) count = longestFittingPrefix(i, count, fits);
-    spans.push({ start: first.start, end: pieces[i + count - 1]!.end });
-    i += count;
+    const from = i;
+    const found = fitKnown({
+      first: from,
+      last: pieces.length - 1,
+      added: (k) => (k === from ? alone : pieces[k]!.size),
+      estimateLimit: targetSize,
+      exact: (to) => sizer.size(text.slice(pieces[from]!.start, pieces[to]!.end)),
+      limit: maxSize,
+      grow: { kind: 'units' },
+      measureSingle: false,
+    });
+    spans.push({ start: first.start, end: pieces[found.last]!.end });
+    i = found.last + 1;
   }
   return spans;
-}
-
-/** Largest `k < count` (at least 1) for which the first `k` pieces fit: the tail piece alone first, then bisection. */
-function longestFittingPrefix(first: number, count: number, fits: (first: number, count: number) => boolean): number {
-  if (count - 1 <= 1 || fits(first, count - 1)) return count - 1;
-  let lo = 1;
-  let hi = count - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (fits(first, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
