@@ -66,10 +66,13 @@ export function countWords(text: string): number {
   return words;
 }
 
-/** Numbers a draft and fills id (the owner's next stable id, see `chunk-id.ts`), counts and hash. */
-export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number): Chunk {
+/**
+ * Numbers a draft and fills its id, counts and hash: the one place a chunk is finished. `id` defaults to the
+ * owner's next stable id (see `chunk-id.ts`).
+ */
+export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string): Chunk {
   const chunk: Record<string, unknown> = {
-    id: nextChunkId(owner, draft),
+    id: id ?? nextChunkId(owner, draft),
     documentId: owner.documentId,
   };
   if (owner.origin !== undefined) chunk.origin = owner.origin;

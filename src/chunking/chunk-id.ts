@@ -23,6 +23,8 @@ export interface ChunkContent {
 export interface ChunkIdSequence {
   /** The id of the next chunk of the document. */
   next(chunk: ChunkContent): string;
+  /** The id `chunk` would get as the first of its content, without counting it: for chunks not numbered yet. */
+  peek(chunk: ChunkContent): string;
 }
 
 /** Hex digits of the content digest kept in an id: 64 bits, so two different contents of a document never meet in practice. */
@@ -75,6 +77,9 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
     next(chunk: ChunkContent): string {
       const digest = createHash('sha256').update(embeddedContent(chunk)).digest('hex');
       return formatChunkId(documentId, digest, occurrenceOf(digest));
+    },
+    peek(chunk: ChunkContent): string {
+      return formatChunkId(documentId, createHash('sha256').update(embeddedContent(chunk)).digest('hex'), 1);
     },
   };
 }

@@ -16,13 +16,14 @@ import {
   type TextSplitter,
   type TextSplitterLike,
 } from '../protocols.js';
-import type { Block, Chunk, ChunkStatistics, HeadingContext } from '../types.js';
+import type { Block, Chunk, ChunkStatistics } from '../types.js';
+import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { createChunkIdSequence } from './chunk-id.js';
-import { getInternals } from './chunk-internals.js';
+import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { pipeCores, type Core } from '../core.js';
-import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
+import type { PackedDraft } from './draft.js';
 import { createHeadingStage, DefaultHeadingTracker } from './heading-tracker.js';
-import { createDefaultOptimizer, type ChunkMeasure } from './optimizer.js';
+import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
 import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
@@ -47,7 +48,8 @@ export interface ResolvedDeps {
   readonly splitter: TextSplitter;
   readonly tracker: HeadingTracker;
   readonly measure: ChunkMeasure;
-  readonly optimizer: ChunkOptimizer;
+  /** The default optimizer works on drafts; an injected one gets chunks (`ChunkOptimizer`). */
+  readonly optimizer: { readonly drafts: DraftOptimizer } | { readonly chunks: ChunkOptimizer };
 }
 
 /** Most chunks an optimizer window holds: a long section is optimized a window at a time, in bounded memory. */
@@ -57,22 +59,13 @@ export const OPTIMIZER_WINDOW = 64;
 export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
   const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
   const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toTextSplitter(deps.textSplitter);
-  const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
-  const measure: ChunkMeasure = {
-    measure(heading: HeadingContext, prefix: string, text: string, suffix: string) {
-      if (!config.contextualize) return { size: sizer.size(prefix + text + suffix) };
-      const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
-      return { size: sizer.size(embedText), embedText };
-    },
-    limit: () => config.maxSize,
-    size: (text) => sizer.size(text),
-  };
+  const measure = createChunkMeasure(config, sizer);
   return {
     sizer,
     splitter,
     tracker: deps.tracker ?? new DefaultHeadingTracker(),
     measure,
-    optimizer: deps.optimizer === undefined ? createDefaultOptimizer(measure) : toOptimizer(deps.optimizer),
+    optimizer: deps.optimizer === undefined ? { drafts: createDefaultOptimizer(measure) } : { chunks: toOptimizer(deps.optimizer) },
   };
 }
 
@@ -102,35 +95,43 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
   };
 }
 
-/** The semantic chunker's core: heading tracking, packing, optimizing in bounded windows, numbering. */
+/**
+ * The semantic chunker's core: heading tracking, packing, optimizing in bounded windows of one section, numbering.
+ * Drafts travel from the packer through the optimizer and become chunks once, when they are numbered.
+ */
 function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
   const stats = createStatisticsAccumulator(config);
   const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
-  let pending: Chunk[] = [];
-  let pendingSection = -1;
-  let index = 0;
+  const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin };
   const ids = createChunkIdSequence(config.documentId);
+  let index = 0;
 
-  const number = (chunks: Chunk[]): Chunk[] =>
-    chunks.map((chunk) => {
-      const numbered = { ...chunk, id: ids.next(chunk), index };
-      index++;
-      stats.add(numbered);
-      return numbered;
-    });
+  const numbered = (chunk: Chunk): Chunk => {
+    stats.add(chunk);
+    index++;
+    return chunk;
+  };
+  const finish = (draft: PackedDraft): Chunk => numbered(finishChunk(draft, owner, index, ids.next(draft)));
+  const optimize = (drafts: PackedDraft[]): Chunk[] => {
+    if (drafts.length === 0) return [];
+    const optimizer = deps.optimizer;
+    if ('drafts' in optimizer) return optimizer.drafts.optimize(drafts, config).map(finish);
+    // An injected optimizer sees finished chunks; what it returns is numbered in turn.
+    const chunks = drafts.map((d, i) => finishChunk(d, owner, index + i, ids.peek(d)));
+    return optimizer.chunks.optimize(chunks, config).map((c) => numbered({ ...c, id: ids.next(c), index }));
+  };
 
-  const optimize = (chunks: Chunk[]): Chunk[] => (chunks.length === 0 ? [] : number(deps.optimizer.optimize(chunks, config)));
-
-  const window = {
-    write(chunk: Chunk): Chunk[] {
-      const section = getInternals(chunk)?.section ?? pendingSection;
+  let pending: PackedDraft[] = [];
+  let pendingSection = -1;
+  const window: Core<PackedDraft, Chunk> = {
+    write(draft) {
       let out: Chunk[] = [];
-      if (section !== pendingSection) {
+      if (draft.section !== pendingSection) {
         out = optimize(pending);
         pending = [];
-        pendingSection = section;
+        pendingSection = draft.section;
       }
-      pending.push(chunk);
+      pending.push(draft);
       if (pending.length >= OPTIMIZER_WINDOW) {
         // Keep the last chunk back: it may still fuse with the next one.
         out = [...out, ...optimize(pending.slice(0, -1))];
@@ -138,7 +139,7 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore 
       }
       return out;
     },
-    end(): Chunk[] {
+    end() {
       const out = optimize(pending);
       pending = [];
       return out;

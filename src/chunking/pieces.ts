@@ -4,6 +4,7 @@
  * may carry text added for the embedder (`prefix`, `suffix`) that is never part of the source slice.
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
+import { isProse } from './draft.js';
 import { fitKnown, type Measure } from './fit.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
 import { countLineEndings } from '../unicode/lines.js';
@@ -96,56 +97,112 @@ function pages(block: Block): { page?: number; pageEnd?: number } {
   return { page: block.page, pageEnd: block.pageEnd ?? block.page };
 }
 
+/** What pieces are cut from: a block, or a piece cut again; `whole` is its own piece, whose fields its parts narrow. */
+interface PieceSource {
+  readonly text: string;
+  readonly start: number;
+  readonly startLine: number;
+  readonly kind: BlockKind;
+  readonly page?: number;
+  readonly pageBreaks?: readonly number[];
+  readonly whole: Piece;
+}
+
+/** A block as a source of pieces. */
+function blockSource(block: Block): PieceSource {
+  return { text: block.text, start: block.start, startLine: block.startLine, kind: block.kind, page: block.page, pageBreaks: block.pageBreaks, whole: wholePiece(block, 0) };
+}
+
 /**
- * A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`;
- * `whole` is the block's own piece, whose fields the span's piece narrows.
+ * A span of a source (offsets relative to its text) turned into a piece that starts on `startLine`, narrowing the
+ * fields of the source's whole piece.
  */
-function subPiece(block: Block, whole: Piece, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
-  const text = block.text.slice(span.start, span.end);
+function subPiece(source: PieceSource, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
+  const { whole } = source;
+  const text = source.text.slice(span.start, span.end);
   const images = whole.images.filter((src) => src !== '' && text.includes(src));
   return {
     ...whole,
     text,
-    start: block.start + span.start,
-    end: block.start + span.end,
-    gapBefore: span.start === 0 ? whole.gapBefore : block.text.slice(previousEnd, span.start),
+    start: source.start + span.start,
+    end: source.start + span.end,
+    gapBefore: span.start === 0 ? whole.gapBefore : source.text.slice(previousEnd, span.start),
     startLine,
     endLine: startLine + countLineEndings(text),
     size: extra.size ?? ctx.sizer.size(text),
     isSplit: true,
     images,
-    hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
+    hasCode: source.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
     hasFormula: whole.hasFormula && text.includes('$'),
-    ...spanPages(block, block.start + span.start, block.start + span.end),
+    ...spanPages(source, source.start + span.start, source.start + span.end),
     ...extra,
   };
 }
 
 /** The pages of the first and last characters of `[start, end)` inside a PDF block that runs across pages. */
-function spanPages(block: Block, start: number, end: number): { page?: number; pageEnd?: number } {
-  if (block.page === undefined || block.pageBreaks === undefined) return {};
+function spanPages(source: PieceSource, start: number, end: number): { page?: number; pageEnd?: number } {
+  if (source.page === undefined || source.pageBreaks === undefined) return {};
   const pageAt = (offset: number): number => {
-    let page = block.page as number;
-    for (const at of block.pageBreaks ?? []) if (offset >= at) page++;
+    let page = source.page as number;
+    for (const at of source.pageBreaks ?? []) if (offset >= at) page++;
     return page;
   };
   return { page: pageAt(start), pageEnd: pageAt(Math.max(start, end - 1)) };
 }
 
-/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the block start). */
-function spansToPieces(block: Block, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
+/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the source's start). */
+function spansToPieces(source: PieceSource, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
   const pieces: Piece[] = [];
   let previousEnd = 0;
-  let line = block.startLine;
-  const whole = wholePiece(block, 0);
+  let line = source.startLine;
   spans.forEach((span, i) => {
-    line += countLineEndings(block.text, previousEnd, span.start);
-    const piece = subPiece(block, whole, span, previousEnd, line, ctx, extra(i));
+    line += countLineEndings(source.text, previousEnd, span.start);
+    const piece = subPiece(source, span, previousEnd, line, ctx, extra(i));
     pieces.push(piece);
     line = piece.endLine;
     previousEnd = span.end;
   });
   return pieces;
+}
+
+/**
+ * `piece` cut again with the TextSplitter into parts of at most `limit` with its frame: what the packer does when
+ * a chunk measured exactly is over (a sizer that does not add up, a breadcrumb) and its last piece must shrink.
+ * The parts are plain text at the piece's place: the frame (a fence) goes to the first and last of them, they
+ * keep the piece's kind, and a part of anything but prose is marked as a fallback.
+ */
+export function recutPiece(piece: Piece, limit: number, ctx: CutContext): Piece[] {
+  const frame = piece.prefix === '' && piece.suffix === '' ? 0 : ctx.sizer.size(piece.prefix + piece.suffix);
+  const smaller = Math.max(1, Math.min(piece.size - 1, limit - frame - 1));
+  const plain: Piece = {
+    ...piece,
+    size: 0,
+    prefix: '',
+    suffix: '',
+    kind: 'paragraph',
+    isHeading: false,
+    isSplit: false,
+    languages: [],
+    images: [],
+    hasCode: false,
+    hasTable: false,
+    hasList: false,
+    hasFormula: false,
+  };
+  delete (plain as { depth?: number }).depth;
+  delete (plain as { oversizedReason?: string }).oversizedReason;
+  delete (plain as { fallback?: string }).fallback;
+  const source: PieceSource = { text: piece.text, start: piece.start, startLine: piece.startLine, kind: 'paragraph', page: piece.page, whole: plain };
+  const parts = spansToPieces(source, splitWithFirstBudget(piece.text, { first: smaller, rest: smaller }, ctx), ctx);
+  return parts.map((p, i) => ({
+    ...p,
+    kind: piece.kind,
+    prefix: i === 0 ? piece.prefix : '',
+    suffix: i === parts.length - 1 ? piece.suffix : '',
+    // Prose cut smaller is still prose; a row, an item or a line cut by the TextSplitter is a fallback.
+    ...(isProse(piece.kind) ? {} : { fallback: 'text-splitter' as const }),
+    isSplit: true,
+  }));
 }
 
 /**
@@ -180,7 +237,7 @@ function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extr
   const protectedSpans = block.features?.math ? inlineMathSpans(text) : [];
   const adjusted = protectedSpans.length > 0 ? avoidCutsInside(text, spans, protectedSpans, budget, ctx) : spans;
   return spansToPieces(
-    block,
+    blockSource(block),
     adjusted.map((s) => ({ start: s.start + span.start, end: s.end + span.start })),
     ctx,
     () => extra,
@@ -426,7 +483,7 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   units[units.length - 1] = { ...lastUnit, span: { start: lastUnit.span.start, end: text.length }, size: undefined };
   const packed = packUnits(text, units, budget, frame, ctx);
   const n = packed.length;
-  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({
+  return spansToPieces(blockSource(block), packed.map((p) => p.span), ctx, (i) => ({
     ...sizeOf(packed[i]),
     prefix: i > 0 || frame.prefixFirst === true ? frame.prefix : '',
     suffix: i < n - 1 || closeLast ? frame.suffix : '',
@@ -477,7 +534,7 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
   if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: tableHead === null ? frame.prefix : '' });
   // The first piece of a whole table always holds the header and delimiter rows.
   if (tableHead !== null && (out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
-  return spansToPieces(block, out.map((p) => p.span), ctx, (i) => ({
+  return spansToPieces(blockSource(block), out.map((p) => p.span), ctx, (i) => ({
     prefix: out[i]?.prefix ?? '',
     ...(out[i]?.fallback ? { fallback: 'text-splitter' as const } : {}),
   }));
@@ -518,5 +575,5 @@ function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: C
   for (const item of block.items) addItem(item);
   if (units.length === 0) return cutText(block, { start: 0, end: block.text.length }, budget, ctx);
   const packed = packUnits(block.text, units, budget, none, ctx);
-  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
+  return spansToPieces(blockSource(block), packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
 }
