@@ -292,7 +292,7 @@ function trimStart(text: string, start: number, end: number): number {
 }
 
 /** The known size of a packed unit, as a piece field. */
-function sizeOf(unit: Unit | undefined): { size?: number } {
+function sizeOf(unit: Part | undefined): { size?: number } {
   return unit?.size === undefined ? {} : { size: unit.size };
 }
 
@@ -311,8 +311,8 @@ function lineSpans(text: string, from = 0, to = text.length): Span[] {
   return lines;
 }
 
-/** A unit of structure inside a block (a row, a group of code lines, a list item), relative to the block's text. */
-interface Unit {
+/** A part of a block (a row, a group of code lines, a list item): its span in the block's text. */
+interface Part {
   span: Span;
   fallback?: boolean;
   /** Size of the span's text alone, when it is already known (each piece of text is measured once). */
@@ -334,12 +334,12 @@ interface Frame {
  * measured once) and the gaps between them; each finished piece is then measured once, exactly, with its frame,
  * and shrunk from its tail in the rare case the estimate was short.
  */
-function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ctx: CutContext): Unit[] {
+function packUnits(text: string, units: Part[], budget: Budget, frame: Frame, ctx: CutContext): Part[] {
   const prefixSize = frame.prefix === '' ? 0 : ctx.measure.size(frame.prefix);
   const suffixSize = frame.suffix === '' ? 0 : ctx.measure.size(frame.suffix);
   const sizes = units.map((u) => u.size ?? ctx.measure.size(text.slice(u.span.start, u.span.end)));
-  const gapSizes = units.map((u, i) => (i === 0 ? 0 : ctx.measure.gap(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
-  const out: Unit[] = [];
+  const gapSizes = units.map((u, i) => (i === 0 ? 0 : ctx.measure.gap(text.slice((units[i - 1] as Part).span.end, u.span.start))));
+  const out: Part[] = [];
   let i = 0;
   while (i < units.length) {
     const first = i;
@@ -352,7 +352,7 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
       last: units.length - 1,
       added: (k) => (k === first ? (sizes[k] as number) : (gapSizes[k] as number) + (sizes[k] as number)),
       estimateLimit: cap - framing,
-      exact: (to) => ctx.measure.size((framed ? frame.prefix : '') + text.slice((units[first] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix),
+      exact: (to) => ctx.measure.size((framed ? frame.prefix : '') + text.slice((units[first] as Part).span.start, (units[to] as Part).span.end) + frame.suffix),
       limit: cap,
       grow: { kind: 'units' },
     });
@@ -360,7 +360,7 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
     // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
     const size = Math.max(0, (found.size as number) - framing);
-    out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, size, ...(fallback ? { fallback } : {}) });
+    out.push({ span: { start: (units[i] as Part).span.start, end: (units[j] as Part).span.end }, size, ...(fallback ? { fallback } : {}) });
     i = j + 1;
   }
   return out;
@@ -370,7 +370,7 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
  * Cuts a span that does not fit even alone with the TextSplitter, so that each part fits `limit` together with
  * the frame; the parts are marked as a fallback.
  */
-function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: CutContext): Unit[] {
+function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: CutContext): Part[] {
   const sub = text.slice(span.start, span.end);
   const frameSize = (frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix)) + (frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix));
   let room = Math.max(1, limit - frameSize);
@@ -462,7 +462,7 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   // A run is measured whole (an exact size packs best); only a run too large is measured line by line. A run
   // far longer than any chunk could hold is not measured whole at all.
   const room = budget.rest - (frame.prefix === '' && frame.suffix === '' ? 0 : ctx.sizer.size(frame.prefix + frame.suffix));
-  const units: Unit[] = [];
+  const units: Part[] = [];
   for (const run of runs) {
     if (run.length === 0) continue;
     const whole = { start: (run[0] as Span).start, end: (run.at(-1) as Span).end };
@@ -478,8 +478,8 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   }
   if (units.length === 0) return [framedWholePiece(block, ctx.sizer.size(text), ctx)];
   // The opening line travels with the first unit and the closing line with the last (measured again, once).
-  units[0] = { ...(units[0] as Unit), span: { start: 0, end: (units[0] as Unit).span.end }, size: undefined };
-  const lastUnit = units.at(-1) as Unit;
+  units[0] = { ...(units[0] as Part), span: { start: 0, end: (units[0] as Part).span.end }, size: undefined };
+  const lastUnit = units.at(-1) as Part;
   units[units.length - 1] = { ...lastUnit, span: { start: lastUnit.span.start, end: text.length }, size: undefined };
   const packed = packUnits(text, units, budget, frame, ctx);
   const n = packed.length;
@@ -505,9 +505,9 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
   const header = rows[0] as Span;
   const headerText = continued ?? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}`;
   const frame: Frame = { prefix: ctx.preserveTables ? `${headerText}\n` : '', suffix: '', prefixFirst: continued !== undefined };
-  const units: Unit[] = [];
+  const units: Part[] = [];
   const tableHead = continued === undefined ? { start: 0, end: Math.max(delimiter.end, header.end) } : null;
-  const groups: Unit[][] = [];
+  const groups: Part[][] = [];
   const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
   for (const row of continued === undefined ? rows.slice(1) : rows) {
     const size = ctx.sizer.size(block.text.slice(row.start, row.end));
@@ -526,7 +526,7 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
       for (const u of group) out.push({ span: u.span, prefix: '', fallback: true });
       continue;
     }
-    if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
+    if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Part).span.end } };
     const opening = out.length === 0 && tableHead !== null;
     const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
     packed.forEach((p, i) => out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }));
@@ -548,7 +548,7 @@ function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: C
   const none: Frame = { prefix: '', suffix: '' };
   const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
   const measure = (span: Span) => ctx.sizer.size(block.text.slice(span.start, span.end));
-  const units: Unit[] = [];
+  const units: Part[] = [];
   const addSpan = (span: Span, known?: number) => {
     if (span.end <= span.start) return;
     const size = known ?? measure(span);

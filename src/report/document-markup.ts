@@ -6,12 +6,12 @@
  */
 import type { Chunk } from '../types.js';
 import { escapeHtml } from './escape.js';
-import { isHeadingOnly, type Piece } from './layout.js';
+import { isHeadingOnly, type Fragment } from './layout.js';
 import { documentSegments, type BandSegment, type Segment, type SharedSegment } from './segments.js';
 import { formatNumber } from './summary.js';
 import { idPrefix, isAboveMax, isUndersized, type ReportView } from './view.js';
 
-function pageLabel(p: Extract<Piece, { kind: 'page' }>): string {
+function pageLabel(p: Extract<Fragment, { kind: 'page' }>): string {
   return p.lastPage > p.page ? `pages ${p.page}–${p.lastPage}` : `page ${p.page}`;
 }
 
@@ -23,7 +23,7 @@ interface Writer {
   lost: number;
 }
 
-function pageMarkup(p: Extract<Piece, { kind: 'page' }>): string {
+function pageMarkup(p: Extract<Fragment, { kind: 'page' }>): string {
   if (p.place === 'exact') return `<span class="page" data-page="${p.page}">${escapeHtml(pageLabel(p))}</span>`;
   const why = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : `first chunk that starts on ${pageLabel(p)}`;
   const label = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : pageLabel(p);
@@ -45,7 +45,7 @@ function edgeTrimmed(raw: string, first: boolean, last: boolean): string {
 }
 
 /** Markup of pieces; `owner` is the band position whose own text is plain (-1 in a gap or a shared strip). */
-function renderPieces(pieces: readonly Piece[], owner: number, w: Writer): void {
+function renderPieces(pieces: readonly Fragment[], owner: number, w: Writer): void {
   const { out, text, prefix } = w;
   const firstText = owner < 0 ? -1 : pieces.findIndex((p) => p.kind === 'text');
   const lastText = owner < 0 ? -1 : pieces.findLastIndex((p) => p.kind === 'text');

@@ -19,7 +19,7 @@ export interface PageMark {
 }
 
 /** A run of source text inside a band or a gap. */
-export interface TextPiece {
+export interface TextFragment {
   readonly kind: 'text';
   readonly start: number;
   readonly end: number;
@@ -30,7 +30,7 @@ export interface TextPiece {
 }
 
 /** Text a chunk adds for the embedder, drawn where it would sit in the source. */
-export interface AddedPiece {
+export interface AddedFragment {
   readonly kind: 'prefix' | 'suffix';
   /** Band position of the chunk the text belongs to. */
   readonly of: number;
@@ -38,7 +38,7 @@ export interface AddedPiece {
 }
 
 /** A page marker. */
-export interface PagePiece {
+export interface PageFragment {
   readonly kind: 'page';
   readonly page: number;
   /** Last page of the marker when blank pages are folded into it (`pages 5–7`), else `page`. */
@@ -51,14 +51,14 @@ export interface PagePiece {
 }
 
 /** A zero-width mark where a heading begins, so the outline can scroll to the heading itself. */
-export interface AnchorPiece {
+export interface AnchorFragment {
   readonly kind: 'anchor';
   /** Index into `LayoutOptions.anchors`. */
   readonly anchor: number;
 }
 
 /** What a band or a gap is drawn from. */
-export type Piece = TextPiece | AddedPiece | PagePiece | AnchorPiece;
+export type Fragment = TextFragment | AddedFragment | PageFragment | AnchorFragment;
 
 /** The part of the document drawn as one chunk. */
 export interface Band {
@@ -68,7 +68,7 @@ export interface Band {
   readonly chunk: Chunk;
   readonly start: number;
   readonly end: number;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Text outside every chunk. Whitespace between chunks is normal; anything else was lost by the chunker. */
@@ -78,7 +78,7 @@ export interface Gap {
   readonly end: number;
   /** True when the gap holds only whitespace. */
   readonly blank: boolean;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Figures that only the layout can tell. */
@@ -195,7 +195,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   const cuts = [...points].sort((a, b) => a - b);
 
   // Item ranges: band k runs from its start to the next start or the reach of the chunks so far.
-  const items: { kind: 'band' | 'gap'; position: number; start: number; end: number; pieces: Piece[] }[] = [];
+  const items: { kind: 'band' | 'gap'; position: number; start: number; end: number; pieces: Fragment[] }[] = [];
   if (n === 0) items.push({ kind: 'gap', position: -1, start: 0, end: len, pieces: [] });
   else if (chunks[0]!.start > 0) items.push({ kind: 'gap', position: -1, start: 0, end: chunks[0]!.start, pieces: [] });
   let reach = 0;
@@ -228,13 +228,13 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   let uncoveredChars = 0;
   let addedChars = 0;
   let lastPage = 0;
-  const placePages = (pieces: Piece[], at: number): void => {
+  const placePages = (pieces: Fragment[], at: number): void => {
     const marks = pagesAt.get(at);
     if (marks === undefined) return;
     for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
     pagesAt.delete(at);
   };
-  const placeAnchors = (pieces: Piece[], at: number): void => {
+  const placeAnchors = (pieces: Fragment[], at: number): void => {
     const marks = anchorsAt.get(at);
     if (marks === undefined) return;
     for (const anchor of marks) pieces.push({ kind: 'anchor', anchor });

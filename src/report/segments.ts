@@ -4,12 +4,12 @@
  * A chunk's text is then its strip from the previous chunk, its own band and its strip into the next, one after the
  * other: the HTML report draws each run in its chunk's colour, shared runs in both.
  */
-import type { Band, Gap, Piece, ReportLayout, TextPiece } from './layout.js';
+import type { Band, Gap, Fragment, ReportLayout, TextFragment } from './layout.js';
 
 /** Page marks (and heading anchors) drawn between bands, clear of any band's label. */
 export interface MarkSegment {
   readonly kind: 'marks';
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Text the same two or more chunks hold, drawn once between the earlier band and the later one. */
@@ -21,7 +21,7 @@ export interface SharedSegment {
   readonly owners: readonly number[];
   readonly start: number;
   readonly end: number;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** What only one chunk holds (with its added text): the band proper. */
@@ -30,23 +30,23 @@ export interface BandSegment {
   readonly band: Band;
   readonly start: number;
   readonly end: number;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Text outside every chunk (blank gaps hold only their marks). */
 export interface GapSegment {
   readonly kind: 'gap';
   readonly gap: Gap;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** One top-level element of the document column. */
 export type Segment = MarkSegment | SharedSegment | BandSegment | GapSegment;
 
 /** Offsets of the first and last source text among pieces, or `[at, at]` when they hold none. */
-function span(pieces: readonly Piece[], at: number): [number, number] {
-  const texts = pieces.filter((p): p is TextPiece => p.kind === 'text');
-  return texts.length === 0 ? [at, at] : [(texts[0] as TextPiece).start, (texts.at(-1) as TextPiece).end];
+function span(pieces: readonly Fragment[], at: number): [number, number] {
+  const texts = pieces.filter((p): p is TextFragment => p.kind === 'text');
+  return texts.length === 0 ? [at, at] : [(texts[0] as TextFragment).start, (texts.at(-1) as TextFragment).end];
 }
 
 /**
@@ -54,10 +54,10 @@ function span(pieces: readonly Piece[], at: number): [number, number] {
  * with the page marks, heading anchors and earlier chunks' suffixes among them. A prefix ends the strip (it
  * belongs to this chunk alone; the chunker never overlaps a chunk that has one), and so does this chunk's own text.
  */
-function sharedLead(pieces: readonly Piece[], from: number, owner: number): number {
+function sharedLead(pieces: readonly Fragment[], from: number, owner: number): number {
   let lastText = -1;
   for (let i = from; i < pieces.length; i++) {
-    const p = pieces[i] as Piece;
+    const p = pieces[i] as Fragment;
     if (p.kind === 'text' && p.cover >= 2) lastText = i;
     else if (p.kind !== 'page' && p.kind !== 'anchor' && !(p.kind === 'suffix' && p.of !== owner)) break;
   }
@@ -73,9 +73,9 @@ function sharedLead(pieces: readonly Piece[], from: number, owner: number): numb
  * text all three hold and the text only the later two hold are different strips, so each strip lies inside every
  * chunk it names. Marks and suffixes go with the strip they fall in.
  */
-function strips(lead: readonly Piece[], position: number, from: number): SharedSegment[] {
-  const out: { owners: number[]; pieces: Piece[] }[] = [];
-  let pending: Piece[] = [];
+function strips(lead: readonly Fragment[], position: number, from: number): SharedSegment[] {
+  const out: { owners: number[]; pieces: Fragment[] }[] = [];
+  let pending: Fragment[] = [];
   for (const p of lead) {
     if (p.kind !== 'text') {
       (out.at(-1)?.pieces ?? pending).push(p);

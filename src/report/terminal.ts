@@ -8,7 +8,7 @@
  */
 import type { Chunk, ChunkStatistics } from '../types.js';
 import { sanitizeTerminal } from './escape.js';
-import { isHeadingOnly, layoutReport, type Band, type PageMark, type Piece } from './layout.js';
+import { isHeadingOnly, layoutReport, type Band, type PageMark, type Fragment } from './layout.js';
 import { settingsPhrases, type ReportSettings } from './settings.js';
 import { figureRows, formatNumber, reportFigures, type FigureRow, type ReportFigures } from './summary.js';
 import { isAboveMax, isUndersized } from './view.js';
@@ -46,7 +46,7 @@ function paint(color: boolean, style: string, text: string): string {
   return color && style !== '' && text !== '' ? `${style}${text}${RESET}` : text;
 }
 
-function pageLabel(p: Extract<Piece, { kind: 'page' }>): string {
+function pageLabel(p: Extract<Fragment, { kind: 'page' }>): string {
   return p.lastPage > p.page ? `pages ${p.page}–${p.lastPage}` : `page ${p.page}`;
 }
 
@@ -77,7 +77,7 @@ function header(band: Band, previous: Chunk | undefined, settings: ReportSetting
 }
 
 /** Renders the pieces of a band or gap. */
-function pieces(list: readonly Piece[], text: string, color: boolean, out: string[]): void {
+function pieces(list: readonly Fragment[], text: string, color: boolean, out: string[]): void {
   for (const p of list) {
     if (p.kind === 'anchor') continue;
     if (p.kind === 'page') {
