@@ -298,9 +298,15 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   // Overlap is clamped below the window so that every window advances.
   const overlapTurns = Math.min(integer('overlapTurns', o.overlapTurns, 1, 0), turnsPerChunk - 1);
 
+  const strategy = oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic');
+  const unit = oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens');
+  const fixedSize = o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1);
+  if (strategy === 'fixed' && fixedSize === undefined && unit !== 'chars') {
+    throw invalidOption('fixedSize', `is required with unit '${unit}': the fixed strategy cuts characters, so maxSize only stands in for it when unit is 'chars'`, fixedSize);
+  }
   return Object.freeze({
-    strategy: oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic'),
-    unit: oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens'),
+    strategy,
+    unit,
     encoding: oneOf('encoding', o.encoding, ['cl100k_base', 'o200k_base'] as const, 'cl100k_base'),
     graphemes: bool('graphemes', o.graphemes, false),
     maxSize,
@@ -315,7 +321,7 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     contextualize: bool('contextualize', o.contextualize, false),
     documentId: o.documentId ?? 'doc',
     origin: o.origin,
-    fixedSize: o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1),
+    fixedSize,
     markers: Object.freeze(markers),
     turnsPerChunk,
     overlapTurns,

@@ -7,7 +7,7 @@ import { extname } from 'node:path';
 import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
-import { readTurns } from '../chunking/strategies/index.js';
+import { readTurns } from '../parsers/transcript/turns.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';

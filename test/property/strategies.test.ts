@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { charSizer } from '../../src/chunking/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../src/chunking/strategies/fixed.js';
 import { byMarkers } from '../../src/chunking/strategies/markers.js';
-import { byTurns } from '../../src/chunking/strategies/turns.js';
+import { byTurns } from '../../src/api/strategies.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../src/chunking/strategies/window.js';
 import type { Sizer } from '../../src/protocols.js';
 import type { Chunk } from '../../src/types.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { byTurns, createTurnsCore, normalizeTurns } from '../../../src/chunking/strategies/turns.js';
+import { byTurns } from '../../../src/api/strategies.js';
+import { createTurnsCore, normalizeTurns } from '../../../src/chunking/strategies/turns.js';
 import type { Sizer } from '../../../src/protocols.js';
 import type { Block } from '../../../src/types.js';
 import { referenceChunkIds } from '../../support/chunk-contracts.js';
