@@ -22,6 +22,8 @@ export type ChunkErrorCode =
   | 'ERR_TRANSCRIPT_INVALID'
   /** An injected part (sizer, splitter, tracker, optimizer) broke its protocol. */
   | 'ERR_PROTOCOL'
+  /** A part that keeps state (a `SemanticChunker`'s injected heading tracker) is still in use by an open stream. */
+  | 'ERR_IN_USE'
   /** A file could not be read. */
   | 'ERR_READ'
   /** An output file could not be written (a full disk, a folder without write permission). */

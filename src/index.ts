@@ -1,6 +1,16 @@
 /** chunkstream: structure-aware, streaming Markdown and PDF chunking for retrieval. Re-exports only. */
 export type * from './types.js';
-export type { Sizer, SizerLike, TextSplitter, TextSplitterLike, HeadingTracker, ChunkOptimizer, ChunkOptimizerLike, Chunker } from './protocols.js';
+export type {
+  SizerProtocol,
+  TextSplitterProtocol,
+  HeadingTrackerProtocol,
+  ChunkOptimizerProtocol,
+  Sizer,
+  SizerLike,
+  TextSplitterLike,
+  ChunkOptimizerLike,
+  Chunker,
+} from './protocols.js';
 export { toSizer, toTextSplitter, toOptimizer } from './protocols.js';
 export type { ChunkErrorCode, ChunkErrorContext } from './errors.js';
 export { ChunkError, isChunkError } from './errors.js';
@@ -25,6 +35,16 @@ export { fixedSizeStream, slidingWindowStream, byMarkersStream, turnGroups } fro
 export type { StrategyStreamOptions, TextStreamOptions } from './stream/strategies.js';
 export type { ChunkTextOptions, ChunkFileOptions, ChunkFileResult } from './api/chunk.js';
 export { chunkText, chunkFile, chunkBlocks } from './api/chunk.js';
+export { SemanticChunker, type SemanticChunkerParts } from './api/semantic-chunker.js';
+export { HeadingTracker, TextSplitter, ChunkOptimizer } from './api/parts.js';
+export type {
+  HeadingTrackerConstructor,
+  TextSplitterConstructor,
+  TextSplitterOptions,
+  ChunkOptimizerConstructor,
+  ChunkOptimizerInstance,
+  ChunkOptimizerOptions,
+} from './api/parts.js';
 export type { ChunkDeps } from './chunking/chunker.js';
 export { chunk } from './stream/chunk.js';
 export type { ChunkStream } from './stream/chunk.js';

@@ -3,6 +3,7 @@
  * statistics of a run. Offsets are UTF-16 indices (JavaScript string indices) into the whole decoded document;
  * lines are 1-based.
  */
+import type { DocumentFormat } from './config.js';
 
 /** Every kind of block a parser emits. */
 export type BlockKind =
@@ -239,12 +240,29 @@ export interface ChunkStatistics {
   /** True when a PDF had pages without a text layer. */
   readonly needsOcr?: boolean;
   readonly warnings: readonly string[];
+  /** `chunks`, under the name the chunker's documentation gives it. */
+  readonly totalChunks: number;
+  /** `averageSize`, under the name the chunker's documentation gives it. */
+  readonly avgSize: number;
+  /** `oversized`, under the name the chunker's documentation gives it. */
+  readonly oversizedCount: number;
+  /** `undersized`, under the name the chunker's documentation gives it. */
+  readonly undersizedCount: number;
+}
+
+/** The document a result is about. */
+export interface ChunkedDocument {
+  /** The id every chunk's `documentId` and `id` carry. */
+  readonly documentId: string;
+  /** What the document was read as; `'blocks'` when blocks were given (`chunkBlocks`), so no format was read. */
+  readonly format: DocumentFormat | 'blocks';
 }
 
 /** What the synchronous and promise APIs return. */
 export interface ChunkingResult {
   readonly chunks: Chunk[];
   readonly statistics: ChunkStatistics;
+  readonly document: ChunkedDocument;
 }
 
 /** One document for the strategy chunkers. */

@@ -6,8 +6,12 @@ describe('public API', () => {
     expect(names).toMatchInlineSnapshot(`
       [
         "ChunkError",
+        "ChunkOptimizer",
         "DefaultHeadingTracker",
+        "HeadingTracker",
         "POSITION_KEYS",
+        "SemanticChunker",
+        "TextSplitter",
         "byMarkers",
         "byMarkersStream",
         "byTurns",

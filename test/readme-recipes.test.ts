@@ -1,7 +1,8 @@
 /**
  * The README's recipes run: each block marked `<!-- recipe: NAME -->` is written to a module inside the project
  * (so that `import 'chunkstream'` resolves to the built package through its exports) and run in its own Node
- * process, with `model` and `store` from `support/recipe-fakes.mjs`. What they embedded and stored is checked here.
+ * process. A JavaScript recipe gets `model` and `store` from `support/recipe-fakes.mjs`, and what it embedded and
+ * stored is checked here; a TypeScript recipe runs through tsx and makes its own assertions.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +16,9 @@ const TMP = join(ROOT, '.recipes-tmp');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const tokens = createTokenSizer('cl100k_base');
 
-/** The code of the block after `<!-- recipe: name -->`. */
-function recipe(name: string): string {
-  const match = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`js\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
+/** The code of the block after `<!-- recipe: name -->`, in `lang`. */
+function recipe(name: string, lang: 'js' | 'ts' = 'js'): string {
+  const match = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
   if (match === null) throw new Error(`README has no recipe ${name}`);
   return match[1] as string;
 }
@@ -35,6 +36,15 @@ function run(name: string): { printed: string; report: Report } {
   const line = out.split('\n').find((l) => l.startsWith('RECIPE-REPORT '));
   if (line === undefined) throw new Error(`recipe ${name} printed no report: ${out}`);
   return { printed: out.replace(line, '').trim(), report: JSON.parse(line.slice('RECIPE-REPORT '.length)) as Report };
+}
+
+/** Type-checks a TypeScript recipe as strictly as the sources, then runs it (its assertions are Node's `assert`); returns what it printed. */
+function runTypeScript(name: string): string {
+  const file = join(TMP, `${name}.mts`);
+  writeFileSync(file, `${recipe(name, 'ts')}\n`);
+  const strict = ['--strict', '--noImplicitOverride', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck'];
+  execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['--ignoreConfig', '--noEmit', ...strict, file], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8' }).trim();
 }
 
 beforeAll(() => {
@@ -68,5 +78,9 @@ describe('README recipes', () => {
     expect(report.embedded.length).toBe(chunks.length);
     expect(Math.max(...report.embedded.map((s) => tokens.size(s)))).toBeLessThanOrEqual(256);
     expect(printed).toBe(`${chunks.length} chunks upserted; best match ${chunks[0]!.id}`);
+  });
+
+  it('the recording splitter: injected into a SemanticChunker, its calls are seen and asserted', () => {
+    expect(runTypeScript('recording-splitter')).toMatch(/^[1-9]\d* splitter calls, [1-9]\d* chunks$/);
   });
 });

@@ -3,11 +3,12 @@
  * windows → numbering and statistics. The stream stage and the synchronous API both drive this core, which is why
  * their outputs are identical.
  */
-import type { ChunkConfig } from '../config.js';
+import { invalidOption, type ChunkConfig } from '../config.js';
+import { ChunkError } from '../errors.js';
 import {
   toOptimizer,
   toSizer,
-  toTextSplitter,
+  toCheckedTextSplitter,
   type ChunkOptimizer,
   type ChunkOptimizerLike,
   type HeadingTracker,
@@ -18,6 +19,7 @@ import {
 } from '../protocols.js';
 import type { Block, Chunk, ChunkStatistics } from '../types.js';
 import { finishChunk, type ChunkOwner } from './chunk-factory.js';
+import { lendDrafts } from './chunk-optimizer.js';
 import { createChunkIdSequence } from './chunk-id.js';
 import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { pipeCores, type Core } from '../core.js';
@@ -36,7 +38,9 @@ export interface ChunkDeps {
   sizer?: SizerLike;
   /** Cuts text too large for a chunk; default the paragraph → sentence → word → grapheme splitter. */
   textSplitter?: TextSplitterLike;
-  /** Keeps the heading stack; default `DefaultHeadingTracker`. */
+  /** Keeps the heading stack; default a new `HeadingTracker` per document. */
+  headingTracker?: HeadingTracker;
+  /** `headingTracker` by its first name; give one or the other. */
   tracker?: HeadingTracker;
   /** Fuses and overlaps chunks; default fusion below `minSize` and `overlap`. */
   optimizer?: ChunkOptimizerLike;
@@ -58,15 +62,30 @@ export const OPTIMIZER_WINDOW = 64;
 /** Fills in the default parts for what the user did not inject. */
 export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
   const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
-  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toTextSplitter(deps.textSplitter);
+  // An injected splitter's spans are checked: a wrong one would lose text or break the limit without a word.
+  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toCheckedTextSplitter(deps.textSplitter, sizer);
   const measure = createChunkMeasure(config, sizer);
   return {
     sizer,
     splitter,
-    tracker: deps.tracker ?? new DefaultHeadingTracker(),
+    tracker: headingTrackerOf(deps) ?? new DefaultHeadingTracker(),
     measure,
     optimizer: deps.optimizer === undefined ? { drafts: createDefaultOptimizer(measure) } : { chunks: toOptimizer(deps.optimizer) },
   };
+}
+
+/** The injected heading tracker, under either name, checked for the four methods of its protocol. */
+function headingTrackerOf(deps: ChunkDeps): HeadingTracker | undefined {
+  if (deps.headingTracker !== undefined && deps.tracker !== undefined && deps.headingTracker !== deps.tracker) {
+    throw invalidOption('headingTracker', 'and tracker name the same part: give one of them', deps.tracker);
+  }
+  const tracker = deps.headingTracker ?? deps.tracker;
+  if (tracker === undefined) return undefined;
+  const methods = ['update', 'getPath', 'getLevels', 'reset'] as const;
+  if (tracker === null || typeof tracker !== 'object' || methods.some((m) => typeof tracker[m] !== 'function')) {
+    throw new ChunkError('ERR_PROTOCOL', `headingTracker must be an object with ${methods.join(', ')} methods`);
+  }
+  return tracker;
 }
 
 /** The chunk core plus its running statistics. */
@@ -116,8 +135,10 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore 
     if (drafts.length === 0) return [];
     const optimizer = deps.optimizer;
     if ('drafts' in optimizer) return optimizer.drafts.optimize(drafts, config).map(finish);
-    // An injected optimizer sees finished chunks; what it returns is numbered in turn.
+    // An injected optimizer sees finished chunks, lent with their drafts (a `ChunkOptimizer` optimizes those as the
+    // default would); what it returns is numbered in turn.
     const chunks = drafts.map((d, i) => finishChunk(d, owner, index + i, ids.peek(d)));
+    lendDrafts(chunks, drafts, owner, deps.measure);
     return optimizer.chunks.optimize(chunks, config).map((c) => numbered({ ...c, id: ids.next(c), index }));
   };
 

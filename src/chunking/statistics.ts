@@ -33,7 +33,7 @@ export function createStatisticsAccumulator(config: StatisticsConfig) {
     },
     /** The statistics so far. */
     result(extra: Partial<ChunkStatistics> = {}): ChunkStatistics {
-      return {
+      return withDocumentedNames({
         documents: Math.max(documents.size, extra.documents ?? 0),
         chunks,
         totalSize,
@@ -45,9 +45,14 @@ export function createStatisticsAccumulator(config: StatisticsConfig) {
         undersized,
         warnings: [],
         ...extra,
-      };
+      });
     },
   };
+}
+
+/** The statistics with the aliases the chunker's documentation names (`totalChunks`, `avgSize`, …) set from their fields. */
+export function withDocumentedNames(s: Omit<ChunkStatistics, 'totalChunks' | 'avgSize' | 'oversizedCount' | 'undersizedCount'>): ChunkStatistics {
+  return { ...s, totalChunks: s.chunks, avgSize: s.averageSize, oversizedCount: s.oversized, undersizedCount: s.undersized };
 }
 
 /** Counts the parser's warnings carried by blocks (`Block.warnings`), for the statistics of a run. */
