@@ -44,6 +44,11 @@ export interface RunSearch {
   readonly measureSingle?: boolean;
   /** The run may be empty (end at `first - 1`) when not even `first` fits; by default it always holds `first`. */
   readonly allowEmpty?: boolean;
+  /**
+   * Picks where a run that the next unit does not fit ends, in `first..last` by the estimate, before it is
+   * measured: a cut chosen by content (`content-cuts.ts`). By default the run ends at `last`.
+   */
+  choose?(first: number, last: number): number;
 }
 
 /** What a fit search found. */
@@ -66,6 +71,7 @@ export function fitRun(search: RunSearch): RunFound {
   if (grown.last === null) return grown;
   const lowest = search.allowEmpty === true ? search.first - 1 : search.first;
   let last = grown.last;
+  if (search.choose !== undefined && last > search.first && last < search.last) last = Math.max(search.first, Math.min(last, search.choose(search.first, last)));
   if (last < search.first) return { last, size: undefined };
   if (last === search.first && search.measureSingle === false) return { last, size: undefined };
   // Each run is measured once, however often the shrinking asks.

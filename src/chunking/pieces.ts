@@ -5,6 +5,8 @@
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
 import { isProse } from './draft.js';
+import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
+import { textHash } from '../unicode/text-hash.js';
 import { fitKnown, type Measure } from './fit.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
 import { countLineEndings } from '../unicode/lines.js';
@@ -355,15 +357,43 @@ function packUnits(text: string, units: Part[], budget: Budget, frame: Frame, ct
       exact: (to) => ctx.measure.size((framed ? frame.prefix : '') + text.slice((units[first] as Part).span.start, (units[to] as Part).span.end) + frame.suffix),
       limit: cap,
       grow: { kind: 'units' },
+      // Where the next unit does not fit, the piece ends where the content says, so that an edit above does not
+      // move every later cut of the block.
+      choose: (start, last) => contentDefinedUnitCut(text, units, start, last, sizes, gapSizes, CUT_LOW * (cap - framing)),
     });
     const j = found.last;
+    const measured = found.size as number;
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
     // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
-    const size = Math.max(0, (found.size as number) - framing);
+    const size = Math.max(0, measured - framing);
     out.push({ span: { start: (units[i] as Part).span.start, end: (units[j] as Part).span.end }, size, ...(fallback ? { fallback } : {}) });
     i = j + 1;
   }
   return out;
+}
+
+/**
+ * The last unit of a piece that runs from `first` and could hold units up to `last`, chosen by content: before a
+ * unit that follows a blank line rather than one that does not, otherwise where the text's hash decides; `last`
+ * when no place past `low` qualifies.
+ */
+function contentDefinedUnitCut(text: string, units: readonly Part[], first: number, last: number, sizes: readonly number[], gapSizes: readonly number[], low: number): number {
+  const positions = [0];
+  for (let k = first; k <= last; k++) positions.push((positions[positions.length - 1] as number) + (k === first ? 0 : (gapSizes[k] as number)) + (sizes[k] as number));
+  const cut = contentDefinedCut(
+    {
+      count: last - first + 2,
+      position: (k) => positions[k] as number,
+      value(k) {
+        const unit = units[first + k] as Part;
+        const gapStart = first + k === 0 ? unit.span.start : (units[first + k - 1] as Part).span.end;
+        return placeValue(text.slice(gapStart, unit.span.start).includes('\n\n') ? 1 : 0, textHash(text, unit.span.start));
+      },
+      eligible: () => true,
+    },
+    low,
+  );
+  return cut > 0 ? first + cut - 1 : last;
 }
 
 /**

@@ -11,7 +11,8 @@
  * unclosed fence, one line of megabytes) is cut at the most faithful place in `[batchSize, maxBatchSize]`, in this
  * order: before a top-level ATX heading or thematic break; between top-level list items; between table rows;
  * between the lines of a fenced code, math, HTML block or front matter; at a line end; after whitespace; between
- * grapheme clusters. Where the cut falls inside a construct, the next batch says so (`continues`): it is parsed
+ * grapheme clusters. Among the places of one kind, the first that the text after it marks (a hash, one place in
+ * 64) wins over the first one, so that an edit moves no forced cut after the next one. Where the cut falls inside a construct, the next batch says so (`continues`): it is parsed
  * with a prelude (a table's header and delimiter rows, the opening line of a fence, math or HTML block, a stand-in
  * line that keeps a paragraph, list or quote open) so that its text parses as the rest of the same construct.
  *
@@ -21,6 +22,7 @@
 import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
+import { textHash } from '../../unicode/text-hash.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
 export interface BatchContinuation {
@@ -67,11 +69,25 @@ const LINE_END = 4;
  * boundary): the cut is only chosen once they are here, so that it never depends on how the text was written.
  */
 const LOOKAHEAD = 256;
+/** One place in this many, by the hash of the text after it, is marked as a preferred forced cut. */
+const MARK_EVERY = 64;
+
+/**
+ * True when the hash of `text[at, end)` marks `at` as a preferred place for a forced cut. The earliest marked
+ * place of the best rank wins over the earliest place: where it lies depends on the text there, not on where the
+ * batch began, so after an edit the batches that follow are cut at the same places again, and the blocks (and
+ * chunks) beyond the edit stay the same.
+ */
+function isMarked(text: string, at: number, end: number): boolean {
+  return textHash(text, at, end) % MARK_EVERY === 0;
+}
 
 /** A place to cut at, found while scanning, with the scan state just before it. */
 interface Candidate {
   readonly at: number;
   readonly rank: number;
+  /** Marked by the text that follows it (`isMarked`): preferred over the unmarked places of its rank. */
+  readonly marked: boolean;
   readonly continues: BatchContinuation | undefined;
   readonly state: ScanState;
 }
@@ -143,6 +159,7 @@ export function createMarkdownBatcher(options: BatcherOptions) {
       );
     }
     const from = Math.max(batchSize, lineStart + 1);
+    // After the first whitespace run past `from` that is marked (see `isMarked`), else after the first one.
     let at = -1;
     for (let i = from; i < maxBatchSize; i++) {
       if (!isSpaceCode(buffer.charCodeAt(i))) continue;
@@ -150,8 +167,13 @@ export function createMarkdownBatcher(options: BatcherOptions) {
       while (end < maxBatchSize && isSpaceCode(buffer.charCodeAt(end))) end++;
       // After the run, unless a combining mark holds its last space and the next character together.
       if (end < maxBatchSize && buffer.charCodeAt(end) >= 0x300) end = boundaryAtOrAfter(buffer, end, graphemes());
-      if (end < maxBatchSize) at = end;
-      break;
+      if (end >= maxBatchSize) break;
+      if (at === -1) at = end;
+      if (isMarked(buffer, end, maxBatchSize)) {
+        at = end;
+        break;
+      }
+      i = end - 1;
     }
     if (at === -1) at = clusterBoundary(from);
     // A letter with no line break in front: what follows continues a paragraph, whatever it starts with.
@@ -211,13 +233,19 @@ export function createMarkdownBatcher(options: BatcherOptions) {
   function considerLine(start: number, end: number): void {
     if (start === 0 || start < batchSize) return;
     const candidate = classify(state, buffer, start, end);
-    if (candidate !== null) consider(start, candidate);
+    if (candidate !== null) consider(start, end, candidate);
   }
 
-  /** Keeps `candidate` at `at` when it ranks better than the best so far (the earliest of a rank wins). */
-  function consider(at: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
-    if (best !== null && best.rank <= candidate.rank) return;
-    best = { at, rank: candidate.rank, continues: candidate.continues, state: { ...state } };
+  /**
+   * Keeps `candidate` at `at` (its line ending at `end`) when it ranks better than the best so far: a lower rank,
+   * or the same rank and marked when the best is not (the earliest wins among equals).
+   */
+  function consider(at: number, end: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
+    if (best !== null && best.rank < candidate.rank) return;
+    if (best !== null && best.rank === candidate.rank && best.marked) return;
+    const marked = isMarked(buffer, at, end);
+    if (best !== null && best.rank === candidate.rank && !marked) return;
+    best = { at, rank: candidate.rank, marked, continues: candidate.continues, state: { ...state } };
   }
 
   /** Index of the next line feed at or after `from`, looking no further than just past the bound. */

@@ -1,0 +1,106 @@
+/**
+ * Cuts chosen by content: the choice itself on hand-made places, and what it is for, over generated documents
+ * whose long sections, long paragraphs and long code blocks a greedy packer would cascade through: one edit
+ * re-embeds few chunks, whatever the length.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/index.js';
+import { contentDefinedCut, placeValue, type CutPlaces } from '../../src/chunking/content-cuts.js';
+import { textHash } from '../../src/unicode/text-hash.js';
+import { fcParams } from '../support/property.js';
+
+/** Places at unit positions 0..n with the given values (index 0 is the run's start). */
+function places(values: readonly number[], eligible: (k: number) => boolean = () => true): CutPlaces {
+  return { count: values.length, position: (k) => k, value: (k) => values[k] as number, eligible };
+}
+
+describe('contentDefinedCut', () => {
+  it('ends at the first place past low that tops every place within the window before it', () => {
+    // Positions 0..7, low 3: place 3 (value 5) is topped by place 1 (9) within 3 units; place 4 (10) tops 1..3.
+    expect(contentDefinedCut(places([0, 9, 2, 5, 10, 1, 20, 3]), 3)).toBe(4);
+  });
+
+  it('falls back to the highest place past low when none tops its window, and to -1 when no place is past low', () => {
+    expect(contentDefinedCut(places([50, 40, 30, 20, 10]), 2)).toBe(2);
+    expect(contentDefinedCut(places([0, 1, 2]), 5)).toBe(-1);
+  });
+
+  it('never ends at a place that is not eligible, and does not let it block the window', () => {
+    expect(contentDefinedCut(places([0, 1, 99, 2, 3], (k) => k !== 2), 2)).toBe(3);
+  });
+
+  it('gives stronger boundaries precedence over any hash', () => {
+    expect(placeValue(1, 0)).toBeGreaterThan(placeValue(0, 0xffffffff));
+    expect(textHash('abc')).toBe(textHash('xabc', 1));
+    expect(textHash('a'.repeat(48) + 'b')).toBe(textHash('a'.repeat(48) + 'c'));
+  });
+
+  it('chooses the same place from any start at least a window before it (the property that stops a cascade)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 30, maxLength: 80 }), fc.integer({ min: 2, max: 8 }), fc.nat(), (values, low, shift) => {
+        const from = (start: number): number => {
+          const k = contentDefinedCut({ count: values.length - start, position: (i) => i, value: (i) => values[start + i] as number, eligible: () => true }, low);
+          return k < 0 ? -1 : start + k;
+        };
+        const a = from(0);
+        const b = from(shift % low);
+        // A place chosen from the earlier start by beating its window is chosen from the later start too, or the
+        // later start finds an even earlier qualifying place of its own; never a later one.
+        if (a >= 0 && a - (shift % low) >= low && values.slice(Math.max(0, a - low), a).every((v) => v < (values[a] as number))) expect(b).toBeLessThanOrEqual(a);
+      }),
+      fcParams(200),
+    );
+  });
+});
+
+/** Seeded words, sentences and paragraphs. */
+function prose(seed: number): { sentence(): string; paragraph(sentences: number): string } {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return state / 2 ** 32;
+  };
+  const vocabulary = 'river stone light market paper window garden signal harbor engine cotton silver ladder winter'.split(' ');
+  const word = (): string => vocabulary[Math.floor(next() * vocabulary.length)] as string;
+  const sentence = (): string => {
+    const n = 6 + Math.floor(next() * 14);
+    const words = Array.from({ length: n }, word).join(' ');
+    return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+  };
+  return { sentence, paragraph: (n) => Array.from({ length: n }, sentence).join(' ') };
+}
+
+/** Chunks of `after` whose embedded text is in no chunk of `before`: what must be embedded again. */
+function reembedded(before: string, after: string): number {
+  const options = { unit: 'words' as const, maxSize: 120, minSize: 0 };
+  const old = new Set(chunkText(before, options).chunks.map((c) => c.prefix + c.text + c.suffix));
+  return chunkText(after, options).chunks.filter((c) => !old.has(c.prefix + c.text + c.suffix)).length;
+}
+
+/** Re-embedded chunks for `edits` insertions of one sentence at seeded places of `text` (at line ends). */
+function editCosts(text: string, edits: number, seed: number, insert: (sentence: string) => string): number[] {
+  const gen = prose(seed);
+  const ends = [...text.matchAll(/[.;]\n|[.]\s/g)].map((m) => (m.index as number) + 1);
+  return Array.from({ length: edits }, (_, i) => {
+    const at = ends[Math.floor(((i + 0.5) / edits) * ends.length)] as number;
+    return reembedded(text, text.slice(0, at) + insert(gen.sentence()) + text.slice(at));
+  });
+}
+
+describe('edits re-embed few chunks, whatever the length of what they land in', () => {
+  const gen = prose(7);
+  const cases: Array<[string, string, (s: string) => string]> = [
+    ['a section of 150 paragraphs', `# Guide\n\n${Array.from({ length: 150 }, () => gen.paragraph(3)).join('\n\n')}\n`, (s) => ` ${s}`],
+    ['one paragraph of 600 sentences', `# Essay\n\n${gen.paragraph(600)}\n`, (s) => ` ${s}`],
+    ['a code block of 1,500 lines', `# Code\n\n\`\`\`\n${Array.from({ length: 1500 }, () => `${gen.sentence().slice(0, -1)};`).join('\n')}\n\`\`\`\n`, (s) => `\n${s.slice(0, -1)};`],
+  ];
+  for (const [name, text, insert] of cases) {
+    it(name, () => {
+      const costs = editCosts(text, 24, name.length, insert);
+      const mean = costs.reduce((a, b) => a + b, 0) / costs.length;
+      expect(Math.max(...costs)).toBeLessThanOrEqual(6);
+      expect(mean).toBeLessThanOrEqual(2);
+    });
+  }
+});
