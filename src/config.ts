@@ -206,11 +206,9 @@ function plainObject(what: string, options: unknown): object {
 
 /**
  * Default Markdown batch, in UTF-16 units. micromark's cost per character grows with the length of what it parses
- * (its event list is spliced and re-walked), and a batch's working set outlives young-generation collections and
- * is promoted: on Node's API docs ×5 (17.5 MB), 16 Ki-unit batches parsed 1.3 MB/s against 1.0 MB/s for 64 Ki.
- * From 4 to 16 Ki the speed is the same, and smaller batches leave less to promote (1.39% of what the chunk
- * stream allocated at 4 Ki, 1.45% at 8 Ki, 1.58% at 16 Ki): streaming 70 MB through parse() and chunk() peaked
- * at 156, 160 and 204 MB of RSS in three runs at 8 Ki, 187 and 204 MB in two at 16 Ki.
+ * (its event list is spliced and re-walked), and a batch whose working set outlives young-generation collections
+ * is promoted to the old generation. A few Ki units parse as fast as larger batches and leave the least to
+ * promote, which keeps the peak memory of a long stream flat (`bench/parse.ts` measures both).
  */
 export const DEFAULT_BATCH_SIZE = 8 * 1024;
 

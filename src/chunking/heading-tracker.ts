@@ -51,10 +51,9 @@ export class DefaultHeadingTracker implements HeadingTracker {
 
 /**
  * A copy of `text` that shares no memory with the string it was cut from. A heading title is a slice of the parsed
- * batch, and V8 keeps a slice's whole parent alive: a title in force for a long section held its batch, some 8 K
- * characters, long enough for V8 to promote it to the old generation (on Node's API docs, V8's heap sampler put
- * some 15% of what the chunk stream promoted there). Concatenating and slicing makes V8 flatten into a new string
- * of the title's own length.
+ * batch, and V8 keeps a slice's whole parent alive: a title in force for a long section would hold its whole batch,
+ * long enough for V8 to promote it to the old generation. Concatenating and slicing makes V8 flatten into a new
+ * string of the title's own length.
  */
 function detached(text: string): string {
   return ` ${text}`.slice(1);

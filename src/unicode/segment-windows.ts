@@ -1,6 +1,6 @@
 /**
- * Bounded windows for `Intl.Segmenter`, which is superlinear on one long string (160,000 characters take 1.4 s,
- * against 12 ms for 40,000): long text is segmented a few KB at a time, cut where the cut cannot matter, and
+ * Bounded windows for `Intl.Segmenter`, whose time grows faster than the length of the one string it is given
+ * (`bench/sizers.ts` shows it): long text is segmented a few KB at a time, cut where the cut cannot matter, and
  * grapheme-cluster boundaries are checked on a few dozen characters around a position.
  */
 

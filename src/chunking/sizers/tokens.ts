@@ -13,7 +13,7 @@
  * One exception to exactness, on purpose: a pre-token longer than {@link MAX_PIECE_LENGTH} UTF-16 units (a run of
  * 10,000 `x`, a page of CJK without punctuation, a very long rule of dashes) is cut into pieces of at most that
  * length (never inside a surrogate pair), and its count is the sum of the counts of its pieces. The real encoder's
- * merge is quadratic in the length of one pre-token (10,000 × `x` takes seconds), so nobody can afford the exact
+ * merge is quadratic in the length of one pre-token, so nobody can afford the exact
  * figure; the sum of pieces is close to it (a piece boundary can only split one token in two).
  */
 import { readFileSync } from 'node:fs';

@@ -112,10 +112,9 @@ function leaveTextUntokenized(events: readonly Event[]): void {
  * micromark runs checks and interrupts with `Object.create(context)` as `this`. V8 gives each such object a map
  * whose prototype is the context, and maps live in the old generation: until the next full collection, that map
  * holds the context, and through it the tokenizer's events, chunks and closures, however dead they are. Every
- * scavenge then promoted a batch's token stream: on Node's API docs a tenth of everything the parse allocated
- * went to the old generation, and V8 sized the heap to that rate. Emptying the contexts halved it; emptying the
- * event tuples as well (they too stayed reachable from old objects) brought it to about 1.5%. The parser (the
- * batch's combined constructs, definitions and lazy lines) goes too: a further 4% less promoted.
+ * scavenge then promoted a batch's token stream to the old generation, and V8 sized the heap to that rate. So the
+ * contexts are emptied, the event tuples too (they also stay reachable from old objects), and the parser (the
+ * batch's combined constructs, definitions and lazy lines): nothing of a parsed batch outlives it.
  */
 function releaseTokenizers(events: Event[], parser: object): void {
   const fields = parser as Record<string, unknown>;

@@ -27,8 +27,8 @@ const AUTO_MIN_CORES = 3;
 
 /**
  * Thread count for `workers: 'auto'`: every core but the calling thread's, and none below three cores. V8's
- * collector threads already use a second core: on two cores a parse thread was measured no faster than parsing
- * inline (1.30 against 1.41 MB/s on Node's API docs) and held 40 MB more.
+ * collector threads already use a second core, so on two cores a parse thread is no faster than parsing inline
+ * and holds a heap of its own (`bench/parse.ts` compares the two).
  */
 export function autoWorkerCount(): number {
   const cores = availableParallelism();
@@ -106,8 +106,8 @@ function poolOf(threads: number): Piscina {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: IDLE_TIMEOUT_MS,
-      // V8's default heap limits: an 8 MB young generation saved about 30 MB of RSS per thread but made a thread
-      // parse about 20% slower (0.74 against 0.90 MB/s on Node's API docs), and throughput is what the pool is for.
+      // V8's default heap limits: a smaller young generation saves memory per thread but makes a thread parse
+      // slower (more scavenges of live batches), and throughput is what the pool is for.
     });
     pools.set(threads, pool);
     stats.pools++;

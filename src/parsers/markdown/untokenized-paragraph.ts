@@ -3,7 +3,7 @@
  *
  * micromark parses a paragraph three times over: as flow, as content (to find definitions and setext
  * underlines), and as text (inline constructs). With every inline construct disabled the text pass finds nothing
- * but still walks each character through the tokenizer, some 40% of the block-level parse. This construct takes
+ * but still walks each character through the tokenizer, a large share of the block-level parse. This construct takes
  * the place of micromark's own paragraph in `contentInitial` (after the definition, which is tried first) and
  * makes the same paragraph token with the same `chunkText` line chunks, only without the `text` content type
  * that would send them to the text tokenizer. The tree gets paragraphs (and setext headings) without children;
