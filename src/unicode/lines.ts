@@ -8,11 +8,13 @@
  * ends its line at the `\n`, which the next range counts. Works in place, without slicing.
  */
 export function countLineEndings(text: string, from = 0, to = text.length): number {
+  // A loop over the range, not indexOf: a search for a character the range lacks would run on to the end of the
+  // text, and over the many small ranges of one long text that is quadratic.
   let count = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
-  // Lone carriage returns are rare; only look for them when there is one.
-  for (let i = text.indexOf('\r', from); i !== -1 && i < to; i = text.indexOf('\r', i + 1)) {
-    if (text.charCodeAt(i + 1) !== 10) count++;
+  const end = Math.min(to, text.length);
+  for (let i = Math.max(0, from); i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) count++;
   }
   return count;
 }
