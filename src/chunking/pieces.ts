@@ -387,7 +387,8 @@ function contentDefinedUnitCut(text: string, units: readonly Part[], first: numb
       value(k) {
         const unit = units[first + k] as Part;
         const gapStart = first + k === 0 ? unit.span.start : (units[first + k - 1] as Part).span.end;
-        return placeValue(text.slice(gapStart, unit.span.start).includes('\n\n') ? 1 : 0, textHash(text, unit.span.start));
+        // The gap is whitespace: two line endings in it make a blank line.
+        return placeValue(countLineEndings(text, gapStart, unit.span.start) >= 2 ? 1 : 0, textHash(text, unit.span.start));
       },
       eligible: () => true,
     },

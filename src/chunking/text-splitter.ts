@@ -19,6 +19,7 @@ import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
+import { countLineEndings } from '../unicode/lines.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown } from './fit.js';
 import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
@@ -64,6 +65,29 @@ interface Segmenters {
   readonly abbreviation: AbbreviationTest | null;
 }
 
+/** `Intl.Segmenter`s by locale: they hold no state between calls, and building one costs more than most splits. */
+const SEGMENTERS = new Map<string, Omit<Segmenters, 'abbreviation'>>();
+
+/** The sentence, word and grapheme segmenters of `locale`, built once. */
+function segmentersFor(locale: string): Omit<Segmenters, 'abbreviation'> {
+  let found = SEGMENTERS.get(locale);
+  if (found === undefined) {
+    try {
+      found = {
+        sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
+        word: new Intl.Segmenter(locale, { granularity: 'word' }),
+        grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
+      };
+    } catch {
+      throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
+    }
+    // A bounded cache: locales come from options, and a service may see many.
+    if (SEGMENTERS.size >= 64) SEGMENTERS.clear();
+    SEGMENTERS.set(locale, found);
+  }
+  return found;
+}
+
 /**
  * A `TextSplitter` whose `split(text, maxSize, targetSize = maxSize)` returns spans `{ start, end }` into `text`:
  * in order, disjoint, trimmed of whitespace, covering every non-whitespace character, each measuring at most
@@ -79,17 +103,7 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
   }
   const locale = config.locale ?? 'en';
   const abbreviation = config.abbreviations === false ? null : createAbbreviationTest(config.abbreviations ?? abbreviationsFor(locale));
-  let segmenters: Segmenters;
-  try {
-    segmenters = {
-      sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
-      word: new Intl.Segmenter(locale, { granularity: 'word' }),
-      grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
-      abbreviation,
-    };
-  } catch {
-    throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
-  }
+  const segmenters: Segmenters = { ...segmentersFor(locale), abbreviation };
   return {
     split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
       if (typeof text !== 'string') {
@@ -324,7 +338,8 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
 
 /** How strong the boundary before a segment is: after a blank line, then by the level it was cut at. */
 function boundaryStrength(text: string, segment: Segment): number {
-  if (text.slice(segment.gapStart, segment.start).includes('\n\n')) return GRAPHEME - PARAGRAPH;
+  // The gap is whitespace: two line endings in it make a blank line.
+  if (countLineEndings(text, segment.gapStart, segment.start) >= 2) return GRAPHEME - PARAGRAPH;
   return GRAPHEME - Math.max(SENTENCE, segment.level);
 }
 
