@@ -10,6 +10,7 @@ import { runCore } from '../core.js';
 import { readTurns } from '../parsers/transcript/turns.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
+import { optionScope } from '../options.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { parseText } from '../parsers/text/parse.js';
 import { detectFormat } from '../stream/parse.js';
@@ -30,14 +31,18 @@ export interface ChunkFileResult extends ChunkingResult {
   readonly format: Exclude<InputFormat, 'auto'>;
 }
 
-const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'format', 'maxPdfBytes', 'password', 'workers']);
-
-/** Separates parse options from chunking options (each normalizer accepts only its own). */
+/**
+ * Separates parse options from chunking options (each normalizer accepts only its own), by the option table: the
+ * signal goes to both, and a key no parse option has goes with the chunking options, whose normalizer names it.
+ */
 export function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
   const parseOptions: Record<string, unknown> = {};
   const chunkOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) (PARSE_KEYS.has(key) ? parseOptions : chunkOptions)[key] = value;
-  if (options.signal !== undefined) parseOptions.signal = options.signal;
+  for (const [key, value] of Object.entries(options)) {
+    const scope = optionScope(key);
+    if (scope === 'parse' || scope === 'both') parseOptions[key] = value;
+    if (scope !== 'parse') chunkOptions[key] = value;
+  }
   return { parseOptions, chunkOptions };
 }
 
