@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { splitOptions } from '../src/api/chunk.js';
+import { OPTIONS, parseCliArgs, type CliOption } from '../src/cli/args.js';
 import { normalizeOptions, normalizeParseOptions } from '../src/config.js';
 import { CLI_PARSE_KEYS, OPTION_TABLE, optionKeys, optionScope } from '../src/options.js';
 
 const sorted = (keys: Iterable<string>): string[] => [...keys].sort();
 const rowsOf = (...scopes: string[]) => OPTION_TABLE.filter((o) => scopes.includes(o.scope)).map((o) => o.key);
+
+/** A value each kind of flag takes, as typed on a command line. */
+function argvOf(o: CliOption): string[] {
+  if (o.value === 'switch' || o.value === 'negated') return [`--${o.name}`];
+  const sample: Record<string, string> = { strategy: 'window', unit: 'chars', encoding: 'o200k_base', locale: 'de', format: 'pdf', password: 'pw' };
+  const value = o.value === 'integers' ? '1,3' : o.value === 'integer' ? '7' : (sample[o.key] ?? 'text');
+  return [`--${o.name}`, value];
+}
 
 describe('the option table', () => {
   it('holds every key normalizeOptions accepts, and no other chunking key', () => {
@@ -24,14 +33,25 @@ describe('the option table', () => {
     }
   });
 
-  it('names each key once', () => {
+  it('names each key once, and each flag and short form once', () => {
     const keys = OPTION_TABLE.map((o) => o.key);
     expect(new Set(keys).size).toBe(keys.length);
+    const names = OPTIONS.map((o) => o.name);
+    expect(new Set(names).size).toBe(names.length);
+    const shorts = OPTIONS.flatMap((o) => (o.short ? [o.short] : []));
+    expect(new Set(shorts).size).toBe(shorts.length);
+  });
+
+  it('spells every flag as its key in kebab-case (a negated one with no-)', () => {
+    for (const o of OPTIONS) {
+      const kebab = o.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      expect(o.name).toBe(o.value === 'negated' ? `no-${kebab}` : kebab);
+    }
   });
 
   it('gives the signal to both normalizers and only to them: a program passes it, the command line has none', () => {
     expect(OPTION_TABLE.filter((o) => o.scope === 'both').map((o) => o.key)).toEqual(['signal']);
-    expect(OPTION_TABLE.find((o) => o.key === 'signal')?.flag).toBeUndefined();
+    expect(OPTIONS.some((o) => o.key === 'signal')).toBe(false);
   });
 
   it('passes to every file of a run the parse options that have a flag, but the format', () => {
@@ -53,5 +73,37 @@ describe('splitOptions', () => {
     expect(sorted(new Set([...Object.keys(parseOptions), ...Object.keys(chunkOptions)]))).toEqual(sorted(Object.keys(all)));
     for (const key of Object.keys(parseOptions)) expect(['parse', 'both']).toContain(optionScope(key));
     for (const key of Object.keys(chunkOptions)) expect(['chunk', 'both']).toContain(optionScope(key));
+  });
+});
+
+describe('the command line', () => {
+  it('has a flag for every option but those a program alone passes', () => {
+    const flagged = new Set(OPTIONS.map((o) => o.key));
+    const unflagged = OPTION_TABLE.filter((o) => !flagged.has(o.key)).map((o) => o.key);
+    expect(unflagged).toEqual(['maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'workers', 'tableSplit', 'documentId', 'origin', 'signal']);
+  });
+
+  it('routes every flag to its key: chunking options, parse options of every file, or the run', () => {
+    for (const o of OPTIONS) {
+      if (o.key === 'help' || o.key === 'version' || o.key === 'config') continue;
+      const argv = [...argvOf(o), 'x.md'];
+      const command = parseCliArgs(argv);
+      if (command.kind !== 'run') throw new Error(`${argv.join(' ')} is not a run`);
+      const { chunkOptions, parseOptions } = command.config;
+      if (o.scope === 'chunk') expect(Object.keys(chunkOptions), o.name).toEqual([o.key]);
+      else expect(Object.keys(chunkOptions), o.name).toEqual([]);
+      if (CLI_PARSE_KEYS.includes(o.key)) expect(Object.keys(parseOptions), o.name).toEqual([o.key]);
+      else expect(Object.keys(parseOptions), o.name).toEqual([]);
+      if (o.scope === 'run' || o.key === 'format') {
+        const key = o.key as keyof typeof command.config;
+        expect(command.config[key], o.name).not.toBeUndefined();
+      }
+    }
+  });
+
+  it('reads each kind of value as the library takes it', () => {
+    const command = parseCliArgs(['--max-size', '300', '--split-levels', '1,3', '--markers', '\\n## ', '--markers', '/\\n\\n/', '--no-preserve-tables', '--graphemes', 'x.md']);
+    if (command.kind !== 'run') throw new Error('not a run');
+    expect(command.config.chunkOptions).toEqual({ maxSize: 300, splitLevels: [1, 3], markers: ['\n## ', /\n\n/], preserveTables: false, graphemes: true });
   });
 });
