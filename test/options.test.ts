@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitOptions } from '../src/api/chunk.js';
-import { OPTIONS, parseCliArgs, type CliOption } from '../src/cli/args.js';
+import { helpText, OPTIONS, parseCliArgs, type CliOption } from '../src/cli/args.js';
+import { runInspect } from '../src/cli/inspect.js';
 import { normalizeOptions, normalizeParseOptions } from '../src/config.js';
 import { CLI_PARSE_KEYS, OPTION_TABLE, optionKeys, optionScope } from '../src/options.js';
 
@@ -105,5 +106,18 @@ describe('the command line', () => {
     const command = parseCliArgs(['--max-size', '300', '--split-levels', '1,3', '--markers', '\\n## ', '--markers', '/\\n\\n/', '--no-preserve-tables', '--graphemes', 'x.md']);
     if (command.kind !== 'run') throw new Error('not a run');
     expect(command.config.chunkOptions).toEqual({ maxSize: 300, splitLevels: [1, 3], markers: ['\n## ', /\n\n/], preserveTables: false, graphemes: true });
+  });
+
+  it("lists in inspect's help every chunking flag of the main command, with the same help line", async () => {
+    let help = '';
+    expect(await runInspect(['--help'], { stdout: { write: (s: string) => (help += s) }, stderr: { write: () => true }, isTTY: false })).toBe(0);
+    const main = helpText().split('\n');
+    const chunking = OPTIONS.filter((o) => o.scope === 'chunk');
+    expect(chunking.map((o) => o.name)).toEqual(expect.arrayContaining(['max-size', 'markers', 'turns-per-chunk', 'overlap-turns']));
+    for (const o of chunking) {
+      const line = main.find((l) => new RegExp(`--${o.name}( |$)`).test(l));
+      expect(line, o.name).toBeDefined();
+      expect(help.split('\n'), o.name).toContain(line);
+    }
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkFile } from '../../src/api/chunk.js';
-import { runInspect, type InspectIo } from '../../src/cli/inspect.js';
+import { parseCliArgs } from '../../src/cli/args.js';
+import { parseInspectArgs, runInspect, type InspectIo } from '../../src/cli/inspect.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { guidePdf, prose } from '../support/pdf-samples.js';
 
@@ -155,6 +156,18 @@ describe('runInspect', () => {
     const t = io();
     expect(await runInspect(['--help'], t)).toBe(0);
     expect(t.out()).toMatch(/^Usage: chunkstream inspect <file>/);
+  });
+
+  it("takes the main command's chunking flags, markers and turns included, and reads them the same way", () => {
+    const argv = ['--strategy', 'markers', '--markers', '\\n## ', '--markers', '/\\n\\n/', '--turns-per-chunk', '3', '--overlap-turns', '0', '--split-levels', '1,3', '--no-preserve-tables'];
+    const args = parseInspectArgs([GUIDE, ...argv]);
+    if (args === 'help') throw new Error('not a run');
+    const main = parseCliArgs([...argv, GUIDE]);
+    if (main.kind !== 'run') throw new Error('not a run');
+    expect(args.chunkOptions).toEqual({ ...main.config.chunkOptions, documentId: 'guide.md', origin: GUIDE });
+    const compared = parseInspectArgs([GUIDE, '--compare', '--turns-per-chunk 2', '--markers \\n\\n']);
+    if (compared === 'help') throw new Error('not a run');
+    expect(compared.compare?.map((c) => [c.chunkOptions.turnsPerChunk, c.chunkOptions.markers])).toEqual([[2, undefined], [undefined, ['\n\n']]]);
   });
 
   it('marks every page of a PDF where it starts', async () => {
