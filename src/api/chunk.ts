@@ -2,8 +2,7 @@
  * The synchronous and promise APIs: `chunkText` for one string, `chunkFile` for one file. Both run the same cores
  * as the stream stages, so they give the same chunks.
  */
-import { open, readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
@@ -11,9 +10,9 @@ import { readTurns } from '../parsers/transcript/turns.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
 import { optionScope } from '../options.js';
+import { detectFileFormat } from '../parsers/detect.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { parseText } from '../parsers/text/parse.js';
-import { detectFormat } from '../stream/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
@@ -85,21 +84,9 @@ export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, 
   return { ...result, statistics, text: document.text, format: 'pdf' };
 }
 
-/** Guesses a file's format from its extension, then from its first bytes. */
+/** The format asked for, else the file's own: from its extension, then from its first bytes. */
 async function formatOf(path: string, requested: InputFormat): Promise<Exclude<InputFormat, 'auto'>> {
-  if (requested !== 'auto') return requested;
-  const ext = extname(path).toLowerCase();
-  if (ext === '.pdf') return 'pdf';
-  if (ext === '.jsonl' || ext === '.transcript') return 'transcript';
-  if (ext === '.txt') return 'text';
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return detectFormat(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+  return requested === 'auto' ? detectFileFormat(path) : requested;
 }
 
 /**
