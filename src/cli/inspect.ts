@@ -3,15 +3,17 @@
  * document and shows where the boundaries fall, as a self-contained HTML report or in the terminal; with
  * `--compare`, two settings of the same document side by side.
  */
-import { open, readFile, writeFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkBlocks, chunkFile, chunkPdfDocument } from '../api/chunk.js';
 import { invalidOption, normalizeOptions, type ChunkConfig, type ChunkOptions } from '../config.js';
 import { ChunkError, isChunkError } from '../errors.js';
 import type { FlagSpec } from '../options.js';
+import { detectFileFormat } from '../parsers/detect.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { parsePdf } from '../parsers/pdf/reader.js';
+import { parseText } from '../parsers/text/parse.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { renderComparison, renderReport } from '../report/html.js';
 import { pageMarks, type PageMark } from '../report/layout.js';
@@ -98,24 +100,6 @@ export interface InspectArgs {
   readonly password: string | undefined;
 }
 
-/** True when the file is a PDF: by extension, else by its first bytes. */
-async function isPdf(path: string): Promise<boolean> {
-  if (extname(path).toLowerCase() === '.pdf') return true;
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw readError(path, error);
-  }
-  try {
-    const head = Buffer.alloc(5);
-    const { bytesRead } = await handle.read(head, 0, 5, 0);
-    return head.subarray(0, bytesRead).toString('latin1') === '%PDF-';
-  } finally {
-    await handle.close();
-  }
-}
-
 /** A document read once, to be chunked with one setting or several. */
 interface Source {
   readonly text: string;
@@ -129,12 +113,19 @@ function readError(path: string, error: unknown): ChunkError {
 }
 
 /**
- * Reads and parses the file once. A PDF's blocks tell where each page starts, and every document's heading blocks
- * where each heading starts, which the page markers and the outline need; the chunks are those of `chunkFile`,
- * which runs the same parse and the same chunker. A transcript goes through `chunkFile` as it is.
+ * Reads and parses the file once, in the format `chunkFile` reads it in (extension, then first bytes). A PDF's
+ * blocks tell where each page starts, and every document's heading blocks where each heading starts, which the
+ * page markers and the outline need; the chunks are those of `chunkFile`, which runs the same parse and the same
+ * chunker. A transcript goes through `chunkFile` as it is.
  */
 async function readSource(args: InspectArgs): Promise<Source> {
-  if (await isPdf(args.file)) {
+  let format;
+  try {
+    format = await detectFileFormat(args.file);
+  } catch (error) {
+    throw readError(args.file, error);
+  }
+  if (format === 'pdf') {
     const document = await parsePdf(args.file, args.password === undefined ? {} : { password: args.password });
     return {
       text: document.text,
@@ -143,8 +134,7 @@ async function readSource(args: InspectArgs): Promise<Source> {
       chunk: async (options) => chunkPdfDocument(document, options),
     };
   }
-  const ext = extname(args.file).toLowerCase();
-  if (ext === '.jsonl' || ext === '.transcript') {
+  if (format === 'transcript') {
     const first = await chunkFile(args.file, args.chunkOptions);
     return { text: first.text, chunk: async (options) => chunkFile(args.file, options) };
   }
@@ -156,7 +146,7 @@ async function readSource(args: InspectArgs): Promise<Source> {
   }
   const decoder = createUtf8Decoder();
   const text = decoder.write(bytes) + decoder.end();
-  const blocks = parseMarkdown(text);
+  const blocks = format === 'text' ? parseText(text) : parseMarkdown(text);
   return {
     text,
     headings: headingMarks(blocks),

@@ -179,4 +179,22 @@ describe('runInspect', () => {
     const pages = [...html.matchAll(/<span class="page(?: approx)?" data-page="(\d+)"/g)].map((m) => Number(m[1]));
     expect(pages).toEqual([1, 2, 3, 4]);
   });
+
+  it('reads a file in the format chunkFile reads it in: a PDF header after junk bytes, plain text by its extension', async () => {
+    const scan = join(dir, 'scan');
+    writeFileSync(scan, Buffer.concat([Buffer.from('junk before the header\n'), guidePdf()]));
+    const file = join(dir, 'scan.html');
+    expect(await runInspect([scan, '--html', file], io())).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/<span class="page(?: approx)?" data-page="1"/);
+
+    const notes = join(dir, 'notes.txt');
+    // As Markdown, the first line would be a heading and the indented one code.
+    writeFileSync(notes, 'Not a heading\n=============\n\n    not code either\n\nA last paragraph of notes.\n');
+    const t = io();
+    expect(await runInspect([notes, '--unit', 'chars', '--max-size', '30', '--min-size', '0', '--target-size', '30'], t)).toBe(0);
+    const { chunks, format } = await chunkFile(notes, { unit: 'chars', maxSize: 30, minSize: 0, targetSize: 30 });
+    expect(format).toBe('text');
+    expect(t.out()).toContain(`· ${chunks.length} chunks ·`);
+    for (const c of chunks) expect(t.out()).toContain(c.text);
+  });
 });
