@@ -4,6 +4,7 @@
  * whose message names the option, the rule and the value received.
  */
 import { ChunkError } from './errors.js';
+import { optionKeys } from './options.js';
 
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
 /** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
@@ -132,12 +133,9 @@ export interface ChunkConfig {
   readonly signal: AbortSignal | undefined;
 }
 
-const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'workers', 'maxPdfBytes', 'password', 'signal'];
-const CHUNK_KEYS = [
-  'strategy', 'unit', 'encoding', 'graphemes', 'maxSize', 'targetSize', 'minSize', 'overlap', 'splitLevels', 'locale',
-  'preserveTables', 'tableSplit', 'preserveCode', 'contextualize', 'documentId', 'origin', 'fixedSize', 'markers',
-  'turnsPerChunk', 'overlapTurns', 'signal',
-];
+/** The keys each normalizer accepts, from the option table. */
+const PARSE_KEYS = optionKeys('parse');
+const CHUNK_KEYS = optionKeys('chunk');
 
 /** Builds the `ERR_INVALID_OPTION` error: option, rule, value. */
 export function invalidOption(option: string, rule: string, value: unknown): ChunkError {

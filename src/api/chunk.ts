@@ -2,17 +2,17 @@
  * The synchronous and promise APIs: `chunkText` for one string, `chunkFile` for one file. Both run the same cores
  * as the stream stages, so they give the same chunks.
  */
-import { open, readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
 import { readTurns } from '../parsers/transcript/turns.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
+import { optionScope } from '../options.js';
+import { detectFileFormat } from '../parsers/detect.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { parseText } from '../parsers/text/parse.js';
-import { detectFormat } from '../stream/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
@@ -30,14 +30,18 @@ export interface ChunkFileResult extends ChunkingResult {
   readonly format: Exclude<InputFormat, 'auto'>;
 }
 
-const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'format', 'maxPdfBytes', 'password', 'workers']);
-
-/** Separates parse options from chunking options (each normalizer accepts only its own). */
+/**
+ * Separates parse options from chunking options (each normalizer accepts only its own), by the option table: the
+ * signal goes to both, and a key no parse option has goes with the chunking options, whose normalizer names it.
+ */
 export function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
   const parseOptions: Record<string, unknown> = {};
   const chunkOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) (PARSE_KEYS.has(key) ? parseOptions : chunkOptions)[key] = value;
-  if (options.signal !== undefined) parseOptions.signal = options.signal;
+  for (const [key, value] of Object.entries(options)) {
+    const scope = optionScope(key);
+    if (scope === 'parse' || scope === 'both') parseOptions[key] = value;
+    if (scope !== 'parse') chunkOptions[key] = value;
+  }
   return { parseOptions, chunkOptions };
 }
 
@@ -80,21 +84,9 @@ export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, 
   return { ...result, statistics, text: document.text, format: 'pdf' };
 }
 
-/** Guesses a file's format from its extension, then from its first bytes. */
+/** The format asked for, else the file's own: from its extension, then from its first bytes. */
 async function formatOf(path: string, requested: InputFormat): Promise<Exclude<InputFormat, 'auto'>> {
-  if (requested !== 'auto') return requested;
-  const ext = extname(path).toLowerCase();
-  if (ext === '.pdf') return 'pdf';
-  if (ext === '.jsonl' || ext === '.transcript') return 'transcript';
-  if (ext === '.txt') return 'text';
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return detectFormat(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+  return requested === 'auto' ? detectFileFormat(path) : requested;
 }
 
 /**

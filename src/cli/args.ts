@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../config.js';
 import { ChunkError } from '../errors.js';
+import { CLI_PARSE_KEYS, HELP_GROUPS, OPTION_TABLE, type FlagSpec, type OptionKey, type OptionScope } from '../options.js';
 
 /** A format the command line can force on every input. */
 export type CliFormat = 'markdown' | 'pdf' | 'transcript' | 'text';
@@ -42,62 +43,44 @@ export type CliCommand = { readonly kind: 'help' } | { readonly kind: 'version' 
 
 type OptionKind = 'string' | 'boolean';
 
-/** One command-line option: its parser settings, help line and default, in one table so help never drifts. */
-interface OptionSpec {
-  readonly name: string;
-  readonly type: OptionKind;
-  readonly short?: string;
-  readonly multiple?: boolean;
-  readonly arg?: string;
-  readonly help: string;
-  readonly default?: string;
-  /** Key in `chunkstream.json` and in `ChunkOptions`/`CliParseOptions`. */
-  readonly key?: string;
-  readonly group: 'Input' | 'Output' | 'Chunking' | 'Run';
+/** One flag of the `chunkstream` command: its row of the option table, flattened. */
+export interface CliOption extends FlagSpec {
+  /** Key in `chunkstream.json`, and in `ChunkOptions`, `CliParseOptions` or the run configuration. */
+  readonly key: OptionKey;
+  readonly scope: OptionScope;
 }
 
 const DEFAULT_JOBS = availableParallelism();
 
-/** Every option of the `chunkstream` command, in help order. */
-export const OPTIONS: readonly OptionSpec[] = [
-  { group: 'Input', name: 'format', type: 'string', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript or text', default: 'from the extension, then the first bytes (%PDF-)' },
-  { group: 'Input', name: 'password', type: 'string', arg: 'TEXT', help: 'Password of encrypted PDFs', key: 'password' },
-  { group: 'Input', name: 'fatal', type: 'boolean', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false', key: 'fatal' },
-  { group: 'Input', name: 'max-pdf-bytes', type: 'string', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456', key: 'maxPdfBytes' },
-  { group: 'Output', name: 'out', short: 'o', type: 'string', arg: 'FILE', help: 'Write all chunks to FILE (renamed into place only when the whole run succeeds)', default: 'standard output' },
-  { group: 'Output', name: 'out-dir', type: 'string', arg: 'DIR', help: 'Write one INPUT.jsonl per input under DIR (each renamed into place when its input succeeds)' },
-  { group: 'Output', name: 'stats', type: 'boolean', help: 'Print a table of figures per file and in total on stderr after the run', default: 'false' },
-  { group: 'Output', name: 'stats-json', type: 'string', arg: 'FILE', help: 'Write the same figures as JSON to FILE' },
-  { group: 'Output', name: 'quiet', short: 'q', type: 'boolean', help: 'No progress bar and no notes about skipped files', default: 'false' },
-  { group: 'Chunking', name: 'config', short: 'c', type: 'string', arg: 'FILE', help: 'Read options from a JSON file (camelCase or kebab-case keys); flags given here win' },
-  { group: 'Chunking', name: 'strategy', type: 'string', arg: 'NAME', help: 'semantic, fixed, window, markers or turns', default: 'semantic', key: 'strategy' },
-  { group: 'Chunking', name: 'unit', type: 'string', arg: 'UNIT', help: 'Unit of every size: tokens, chars or words', default: 'tokens', key: 'unit' },
-  { group: 'Chunking', name: 'encoding', type: 'string', arg: 'NAME', help: 'Token encoding: cl100k_base or o200k_base', default: 'cl100k_base', key: 'encoding' },
-  { group: 'Chunking', name: 'graphemes', type: 'boolean', help: 'Count grapheme clusters instead of UTF-16 units (unit chars)', default: 'false', key: 'graphemes' },
-  { group: 'Chunking', name: 'max-size', type: 'string', arg: 'N', help: 'Hard limit on a chunk\'s size', default: '512', key: 'maxSize' },
-  { group: 'Chunking', name: 'target-size', type: 'string', arg: 'N', help: 'Size the packer aims for', default: '75% of max-size', key: 'targetSize' },
-  { group: 'Chunking', name: 'min-size', type: 'string', arg: 'N', help: 'Smaller chunks are fused with a neighbour when the result fits', default: '25% of target-size', key: 'minSize' },
-  { group: 'Chunking', name: 'overlap', type: 'string', arg: 'N', help: 'Units of the previous chunk repeated at the start of the next', default: '0', key: 'overlap' },
-  { group: 'Chunking', name: 'split-levels', type: 'string', arg: 'LIST', help: 'Heading depths that start a new section, comma-separated', default: '1,2', key: 'splitLevels' },
-  { group: 'Chunking', name: 'locale', type: 'string', arg: 'TAG', help: 'Locale for sentence and word segmentation', default: 'en', key: 'locale' },
-  { group: 'Chunking', name: 'no-preserve-tables', type: 'boolean', help: 'Let tables be cut like other text', default: 'tables kept whole when they fit', key: 'preserveTables' },
-  { group: 'Chunking', name: 'preserve-code', type: 'boolean', help: 'Never split a fenced code block (a larger one stands alone, flagged oversized)', default: 'false', key: 'preserveCode' },
-  { group: 'Chunking', name: 'contextualize', type: 'boolean', help: 'Count the heading breadcrumb in the size and set embedText', default: 'false', key: 'contextualize' },
-  { group: 'Chunking', name: 'fixed-size', type: 'string', arg: 'N', help: 'Fixed strategy: characters per chunk', key: 'fixedSize' },
-  { group: 'Chunking', name: 'markers', type: 'string', multiple: true, arg: 'TEXT', help: 'Markers strategy: where to cut, repeatable; \\n escapes, /regex/flags', default: '\\n\\n', key: 'markers' },
-  { group: 'Chunking', name: 'turns-per-chunk', type: 'string', arg: 'N', help: 'Turns strategy: turns per window', default: '6', key: 'turnsPerChunk' },
-  { group: 'Chunking', name: 'overlap-turns', type: 'string', arg: 'N', help: 'Turns strategy: turns repeated between windows', default: '1', key: 'overlapTurns' },
-  { group: 'Run', name: 'jobs', short: 'j', type: 'string', arg: 'N', help: 'Worker threads processing files in parallel', default: `${DEFAULT_JOBS} (the number of cores)` },
-  { group: 'Run', name: 'unordered', type: 'boolean', help: 'Write each file\'s chunks as they come instead of in input order', default: 'false' },
-  { group: 'Run', name: 'fail-fast', type: 'boolean', help: 'Stop at the first file that fails', default: 'false' },
-  { group: 'Run', name: 'help', short: 'h', type: 'boolean', help: 'Show this help' },
-  { group: 'Run', name: 'version', short: 'v', type: 'boolean', help: 'Show the version' },
-];
+/** Every option of the `chunkstream` command, in help order: the rows of the option table that have a flag. */
+export const OPTIONS: readonly CliOption[] = OPTION_TABLE.flatMap((o) => (o.flag ? [{ ...o.flag, key: o.key, scope: o.scope }] : []));
 
-const NUMERIC_KEYS = new Set(['maxSize', 'targetSize', 'minSize', 'overlap', 'fixedSize', 'turnsPerChunk', 'overlapTurns', 'maxPdfBytes']);
-const PARSE_KEYS = new Set(['password', 'fatal', 'maxPdfBytes']);
-/** Keys of `chunkstream.json` that are run settings rather than chunking options. */
-const RUN_KEYS = new Set(['format', 'out', 'outDir', 'stats', 'statsJson', 'quiet', 'jobs', 'unordered', 'failFast']);
+const PARSE_KEYS = new Set(CLI_PARSE_KEYS);
+/**
+ * Keys of `chunkstream.json` that are run settings rather than chunking options. `format` is a parse option the
+ * command line decides per input (see `expandInputs`), so it travels with the run, not with every file's options.
+ */
+const RUN_KEYS = new Set<string>([...OPTION_TABLE.filter((o) => o.scope === 'run').map((o) => o.key), 'format']);
+
+/** The `parseArgs` settings of `flags`. */
+export function parseArgsOptions(flags: readonly FlagSpec[]): Record<string, { type: OptionKind; short?: string; multiple?: boolean }> {
+  const options: Record<string, { type: OptionKind; short?: string; multiple?: boolean }> = {};
+  for (const f of flags) {
+    options[f.name] = { type: f.value === 'switch' || f.value === 'negated' ? 'boolean' : 'string' };
+    if (f.short) options[f.name]!.short = f.short;
+    if (f.value === 'markers') options[f.name]!.multiple = true;
+  }
+  return options;
+}
+
+/** One help line per flag: short form, long form and placeholder in a column, then the help and the default. */
+export function helpLines(flags: readonly FlagSpec[]): string[] {
+  return flags.map((o) => {
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.arg ? ` ${o.arg}` : ''}`;
+    const def = o.default === undefined ? '' : ` (default: ${o.default})`;
+    return `  ${flag.padEnd(28)} ${o.help}${def}`;
+  });
+}
 
 /** The usage text, generated from `OPTIONS`. */
 export function helpText(): string {
@@ -109,14 +92,7 @@ export function helpText(): string {
     'Subcommand: chunkstream inspect <file> [options] shows one document\'s chunk boundaries (see inspect --help).',
     'Subcommand: chunkstream diff OLD.jsonl NEW.jsonl lists the chunk ids added, removed and kept (see diff --help).',
   ];
-  for (const group of ['Input', 'Output', 'Chunking', 'Run'] as const) {
-    lines.push('', `${group}:`);
-    for (const o of OPTIONS.filter((x) => x.group === group)) {
-      const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.arg ? ` ${o.arg}` : ''}`;
-      const def = o.default === undefined ? '' : ` (default: ${o.default})`;
-      lines.push(`  ${flag.padEnd(28)} ${o.help}${def}`);
-    }
-  }
+  for (const group of HELP_GROUPS) lines.push('', `${group}:`, ...helpLines(OPTIONS.filter((x) => x.group === group)));
   lines.push('', 'Exit codes: 0 all files done, 1 a file failed or the run was stopped, 2 bad usage.', '');
   return lines.join('\n');
 }
@@ -137,6 +113,34 @@ function markerFromText(text: string): string | RegExp {
     }
   }
   return text.replace(/\\(n|t|r|\\)/g, (_m, c: string) => ({ n: '\n', t: '\t', r: '\r', '\\': '\\' })[c] as string);
+}
+
+/**
+ * The options `flags` give in parsed `values`, by their keys: numbers as numbers, lists split, markers as typed
+ * (`withMarkers` reads them), a negated switch as false. Flags not given are left out.
+ */
+export function optionsFromFlags(values: Record<string, string | boolean | string[] | undefined>, flags: readonly CliOption[]): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const o of flags) {
+    const value = values[o.name];
+    if (value === undefined) continue;
+    if (o.value === 'negated') {
+      if (value === true) options[o.key] = false;
+    } else if (o.value === 'integers') {
+      options[o.key] = String(value).split(',').map((s) => numberOrRaw(s));
+    } else if (o.value === 'integer' && typeof value === 'string') {
+      options[o.key] = numberOrRaw(value);
+    } else {
+      options[o.key] = value;
+    }
+  }
+  return options;
+}
+
+/** `options` with its `markers` read from text: `\n` escapes and `/regex/flags` literals become what they say. */
+export function withMarkers(options: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(options.markers)) return options;
+  return { ...options, markers: options.markers.map((m) => (typeof m === 'string' ? markerFromText(m) : m)) };
 }
 
 /** kebab-case → camelCase, so `chunkstream.json` may use either spelling. */
@@ -166,15 +170,9 @@ function readConfigFile(path: string): Record<string, unknown> {
 
 /** Parses the arguments of a chunking run. Throws `ChunkError('ERR_INVALID_OPTION')` on bad usage. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const options: Record<string, { type: OptionKind; short?: string; multiple?: boolean }> = {};
-  for (const o of OPTIONS) {
-    options[o.name] = { type: o.type };
-    if (o.short) options[o.name]!.short = o.short;
-    if (o.multiple) options[o.name]!.multiple = true;
-  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: parseArgsOptions(OPTIONS), allowPositionals: true, strict: true });
   } catch (error) {
     const e = error as Error & { code?: string };
     throw new ChunkError('ERR_INVALID_OPTION', e.message.split('. To specify')[0] as string, { cause: error });
@@ -184,26 +182,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (v.version) return { kind: 'version' };
 
   // Precedence: library defaults < config file < flags.
-  const merged: Record<string, unknown> = typeof v.config === 'string' ? readConfigFile(v.config) : {};
-  for (const o of OPTIONS) {
-    const value = v[o.name];
-    if (value === undefined) continue;
-    const key = o.key ?? camel(o.name);
-    if (o.name === 'no-preserve-tables') {
-      if (value === true) merged.preserveTables = false;
-    } else if (o.name === 'split-levels') {
-      merged.splitLevels = String(value).split(',').map((s) => numberOrRaw(s));
-    } else if (o.name === 'markers') {
-      merged.markers = value as string[];
-    } else if (NUMERIC_KEYS.has(key) && typeof value === 'string') {
-      merged[key] = numberOrRaw(value);
-    } else if (key !== 'config' && key !== 'help' && key !== 'version') {
-      merged[key] = value;
-    }
-  }
-  if (Array.isArray(merged.markers)) {
-    merged.markers = merged.markers.map((m) => (typeof m === 'string' ? markerFromText(m) : m));
-  }
+  const fromFile = typeof v.config === 'string' ? readConfigFile(v.config) : {};
+  const given = OPTIONS.filter((o) => o.key !== 'config' && o.key !== 'help' && o.key !== 'version');
+  // The file's markers are read from text too, unless the flags replace them.
+  const merged = withMarkers({ ...fromFile, ...optionsFromFlags(v, given) });
 
   const chunkOptions: Record<string, unknown> = {};
   const parseOptions: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ChunkError, isChunkError } from '../errors.js';
-import { OPTIONS, parseCliArgs } from './args.js';
+import { OPTIONS, parseArgsOptions, parseCliArgs } from './args.js';
 import { CONNECTION_FLAGS, connectionValues, flagHelp, loadQueueModule, numberOrRaw, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
 import { skipNotes } from './run.js';
 
@@ -18,11 +18,11 @@ const ENQUEUE_FLAGS: readonly QueueFlag[] = [
   { name: 'quiet', type: 'boolean', help: 'No notes about skipped inputs' },
 ];
 
-/** Main-command flags that describe a local run's output or threads, which a queued job does not have. */
-const RUN_ONLY = new Set(['out', 'out-dir', 'stats', 'stats-json', 'quiet', 'jobs', 'unordered', 'fail-fast', 'help', 'version']);
-
-/** The main command's flags that `enqueue` passes on. */
-const PASSED = OPTIONS.filter((o) => !RUN_ONLY.has(o.name));
+/**
+ * The main command's flags that `enqueue` passes on: its input and chunking flags. The output and run flags
+ * describe a local run's output or threads, which a queued job does not have.
+ */
+const PASSED = OPTIONS.filter((o) => o.group === 'Input' || o.group === 'Chunking');
 
 const HELP = [
   'Usage: chunkstream enqueue [--redis URL] [--queue NAME] [options] <inputs...>',
@@ -54,8 +54,7 @@ export interface EnqueueArgs {
  * command's parser. Returns `'help'` for `--help`; throws `ERR_INVALID_OPTION` on bad usage.
  */
 export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
-  for (const o of PASSED) options[o.name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' }, ...parseArgsOptions(PASSED) };
   for (const f of ENQUEUE_FLAGS) options[f.name] = { type: f.type };
   let tokens;
   try {

@@ -2,10 +2,10 @@
  * Input expansion: files, folders (walked recursively), glob patterns and `-` become an ordered list of files with
  * a format each. Globbing and walking use tinyglobby (small, no native code, sorted results are ours to make).
  */
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { detectFormat } from '../stream/parse.js';
+import { detectInputFormat } from '../parsers/detect.js';
 import type { CliFormat } from './args.js';
 
 /** One file of a run. */
@@ -42,47 +42,15 @@ export interface ExpandedInputs {
   readonly missing: MissingInput[];
 }
 
-/** Extensions read as Markdown. */
-export const MARKDOWN_EXTENSIONS: readonly string[] = ['.md', '.markdown', '.mdown', '.mkd', '.mkdn'];
-
-/** The format an extension implies, or undefined when it says nothing we read. */
-export function formatFromExtension(path: string): CliFormat | undefined {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.pdf') return 'pdf';
-  if (ext === '.transcript') return 'transcript';
-  // Plain text, not Markdown: a line of `===` or an indented line would otherwise become a heading or code.
-  if (ext === '.txt') return 'text';
-  if (MARKDOWN_EXTENSIONS.includes(ext)) return 'markdown';
-  return undefined;
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
- * Decides the format of one file: `--format` wins, then the extension, then the first bytes (`%PDF-`). A file
- * named on the command line with an unknown extension is read as Markdown when its head looks like text; a file
- * found by walking a folder is not, so a folder of mixed files only yields what we know how to read.
+ * Decides the format of one file: `--format` wins, then the rule of `detectInputFormat` (extension, then first
+ * bytes). A file named on the command line with an unknown extension is read as Markdown when its head looks like
+ * text; a file found by walking a folder is not, and a walk leaves `.jsonl` (what this command writes) alone.
  */
 async function decideFormat(path: string, forced: CliFormat | undefined, named: boolean): Promise<CliFormat | string> {
   if (forced) return forced;
-  const byExtension = formatFromExtension(path);
-  if (byExtension) return byExtension;
-  // As in chunkFile(), a named .jsonl file is a conversation; a folder walk leaves .jsonl alone, since that is also
-  // what this command writes and an output folder inside an input folder must not be read back.
-  if (named && extname(path).toLowerCase() === '.jsonl') return 'transcript';
-  const head = await readHead(path, 4096);
-  if (detectFormat(head) === 'pdf') return 'pdf';
-  if (named && !head.includes(0)) return 'markdown';
-  return `unsupported file type${extname(path) ? ` (${extname(path)})` : ''}`;
+  const format = await detectInputFormat(path, { walked: !named });
+  return format ?? `unsupported file type${extname(path) ? ` (${extname(path)})` : ''}`;
 }
 
 /** Expands inputs in command-line order; files inside a folder or a glob are sorted, duplicates kept once. */

@@ -3,14 +3,17 @@
  * document and shows where the boundaries fall, as a self-contained HTML report or in the terminal; with
  * `--compare`, two settings of the same document side by side.
  */
-import { open, readFile, writeFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkBlocks, chunkFile, chunkPdfDocument } from '../api/chunk.js';
 import { invalidOption, normalizeOptions, type ChunkConfig, type ChunkOptions } from '../config.js';
 import { ChunkError, isChunkError } from '../errors.js';
+import type { FlagSpec } from '../options.js';
+import { detectFileFormat } from '../parsers/detect.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { parsePdf } from '../parsers/pdf/reader.js';
+import { parseText } from '../parsers/text/parse.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { renderComparison, renderReport } from '../report/html.js';
 import { pageMarks, type PageMark } from '../report/layout.js';
@@ -18,6 +21,7 @@ import { headingMarks, type HeadingMark } from '../report/outline.js';
 import type { ReportSettings } from '../report/settings.js';
 import { renderTerminal, renderTerminalComparison } from '../report/terminal.js';
 import type { ChunkingResult } from '../types.js';
+import { helpLines, OPTIONS, optionsFromFlags, parseArgsOptions, withMarkers } from './args.js';
 
 /** Where `runInspect` writes, and whether standard output is a terminal. */
 export interface InspectIo {
@@ -28,43 +32,53 @@ export interface InspectIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Chunking flags: flag name → `ChunkOptions` key. */
-const NUMERIC = { 'max-size': 'maxSize', 'target-size': 'targetSize', 'min-size': 'minSize', overlap: 'overlap', 'fixed-size': 'fixedSize' } as const;
-const TEXT = { strategy: 'strategy', unit: 'unit', encoding: 'encoding', locale: 'locale' } as const;
-const FLAGS = { graphemes: 'graphemes', 'preserve-code': 'preserveCode', contextualize: 'contextualize' } as const;
+/** `inspect`'s own flags. `--compare` is taken out of the arguments before they are parsed (see `takeCompare`). */
+const OWN_FLAGS: readonly FlagSpec[] = [
+  { group: 'Output', name: 'html', value: 'text', arg: 'FILE', help: 'Write an HTML report to FILE (opens from disk, no network)' },
+  { group: 'Output', name: 'title', value: 'text', arg: 'TEXT', help: 'Title of the report', default: 'the file name' },
+  { group: 'Output', name: 'color', value: 'switch', help: 'Force terminal colours on', default: 'on for a terminal unless NO_COLOR is set' },
+  { group: 'Output', name: 'no-color', value: 'switch', help: 'Force terminal colours off' },
+  { group: 'Output', name: 'summary', value: 'switch', help: 'Terminal: print the settings, statistics and size histogram only' },
+  { group: 'Run', name: 'help', short: 'h', value: 'switch', help: 'Show this help' },
+];
 
-const HELP = `Usage: chunkstream inspect <file> [options]
+/** The main command's flag for `password`, which a PDF may need. */
+const PASSWORD_FLAG = OPTIONS.filter((o) => o.key === 'password');
 
-Shows a document with its chunk boundaries: in the terminal, or as one self-contained HTML page with --html.
+/** The chunking flags `inspect` takes, inside `--compare` settings too: those of the main command. */
+const CHUNK_FLAGS = OPTIONS.filter((o) => o.scope === 'chunk');
 
-Output:
-  --html FILE            Write an HTML report to FILE (opens from disk, no network)
-  --title TEXT           Title of the report (default: the file name)
-  --color, --no-color    Force terminal colours on or off (default: on for a terminal unless NO_COLOR is set)
-  --summary              Terminal: print the settings, statistics and size histogram only
-  --compare A B          Chunk the document with two settings and show them side by side; each is a quoted
-                         string of chunking options over the ones given outside it, e.g.
-                         --compare "--max-size 256" "--max-size 512 --overlap 64"
+/** Help lines of `--compare`, which takes two values. */
+const COMPARE_HELP = [
+  `  ${'    --compare A B'.padEnd(28)} Chunk the document with two settings and show them side by side; each is a quoted`,
+  `  ${''.padEnd(28)} string of chunking options over the ones given outside it, e.g.`,
+  `  ${''.padEnd(28)} --compare "--max-size 256" "--max-size 512 --overlap 64"`,
+];
 
-Chunking (same meaning as for chunkstream):
-  --strategy NAME        semantic, fixed, window, markers or turns (default: semantic)
-  --unit UNIT            tokens, chars or words (default: tokens)
-  --encoding NAME        cl100k_base or o200k_base (default: cl100k_base)
-  --max-size N           Hard limit on a chunk's size (default: 512)
-  --target-size N        Size the packer aims for (default: 75% of max-size)
-  --min-size N           Smaller chunks are fused with a neighbour (default: 25% of target-size)
-  --overlap N            Units of the previous chunk repeated at the start of the next (default: 0)
-  --split-levels LIST    Heading depths that start a new section, comma-separated (default: 1,2)
-  --locale TAG           Locale for sentence and word segmentation (default: en)
-  --graphemes            Count grapheme clusters (unit chars)
-  --no-preserve-tables   Let tables be cut like other text
-  --preserve-code        Never split a fenced code block
-  --contextualize        Count the heading breadcrumb in the size
-  --fixed-size N         Fixed strategy: characters per chunk
-  --password TEXT        Password of an encrypted PDF
-
-Exit codes: 0 done, 1 the file could not be chunked, 2 bad usage.
-`;
+/** The usage text: `inspect`'s own flags, then the main command's chunking flags, from the same table. */
+function helpText(): string {
+  return [
+    'Usage: chunkstream inspect <file> [options]',
+    '',
+    'Shows a document with its chunk boundaries: in the terminal, or as one self-contained HTML page with --html.',
+    '',
+    'Output:',
+    ...helpLines(OWN_FLAGS.filter((f) => f.group === 'Output')),
+    ...COMPARE_HELP,
+    '',
+    'Input:',
+    ...helpLines(PASSWORD_FLAG),
+    '',
+    'Chunking (same meaning as for chunkstream):',
+    ...helpLines(CHUNK_FLAGS),
+    '',
+    'Run:',
+    ...helpLines(OWN_FLAGS.filter((f) => f.group === 'Run')),
+    '',
+    'Exit codes: 0 done, 1 the file could not be chunked, 2 bad usage.',
+    '',
+  ].join('\n');
+}
 
 /** One setting of `--compare`: the argument as written and the options it gives over the command line's. */
 export interface CompareSetting {
@@ -86,29 +100,6 @@ export interface InspectArgs {
   readonly password: string | undefined;
 }
 
-/** `--max-size 512` → 512; anything else stays a string so the option validator names it. */
-function numberOrRaw(value: string): number | string {
-  return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-}
-
-/** True when the file is a PDF: by extension, else by its first bytes. */
-async function isPdf(path: string): Promise<boolean> {
-  if (extname(path).toLowerCase() === '.pdf') return true;
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw readError(path, error);
-  }
-  try {
-    const head = Buffer.alloc(5);
-    const { bytesRead } = await handle.read(head, 0, 5, 0);
-    return head.subarray(0, bytesRead).toString('latin1') === '%PDF-';
-  } finally {
-    await handle.close();
-  }
-}
-
 /** A document read once, to be chunked with one setting or several. */
 interface Source {
   readonly text: string;
@@ -122,12 +113,19 @@ function readError(path: string, error: unknown): ChunkError {
 }
 
 /**
- * Reads and parses the file once. A PDF's blocks tell where each page starts, and every document's heading blocks
- * where each heading starts, which the page markers and the outline need; the chunks are those of `chunkFile`,
- * which runs the same parse and the same chunker. A transcript goes through `chunkFile` as it is.
+ * Reads and parses the file once, in the format `chunkFile` reads it in (extension, then first bytes). A PDF's
+ * blocks tell where each page starts, and every document's heading blocks where each heading starts, which the
+ * page markers and the outline need; the chunks are those of `chunkFile`, which runs the same parse and the same
+ * chunker. A transcript goes through `chunkFile` as it is.
  */
 async function readSource(args: InspectArgs): Promise<Source> {
-  if (await isPdf(args.file)) {
+  let format;
+  try {
+    format = await detectFileFormat(args.file);
+  } catch (error) {
+    throw readError(args.file, error);
+  }
+  if (format === 'pdf') {
     const document = await parsePdf(args.file, args.password === undefined ? {} : { password: args.password });
     return {
       text: document.text,
@@ -136,8 +134,7 @@ async function readSource(args: InspectArgs): Promise<Source> {
       chunk: async (options) => chunkPdfDocument(document, options),
     };
   }
-  const ext = extname(args.file).toLowerCase();
-  if (ext === '.jsonl' || ext === '.transcript') {
+  if (format === 'transcript') {
     const first = await chunkFile(args.file, args.chunkOptions);
     return { text: first.text, chunk: async (options) => chunkFile(args.file, options) };
   }
@@ -149,7 +146,7 @@ async function readSource(args: InspectArgs): Promise<Source> {
   }
   const decoder = createUtf8Decoder();
   const text = decoder.write(bytes) + decoder.end();
-  const blocks = parseMarkdown(text);
+  const blocks = format === 'text' ? parseText(text) : parseMarkdown(text);
   return {
     text,
     headings: headingMarks(blocks),
@@ -174,23 +171,9 @@ function reportSettings(config: ChunkConfig): ReportSettings {
   };
 }
 
-/** The chunking flags `inspect` takes, inside `--compare` settings too. */
-const CHUNK_FLAGS = {
-  'split-levels': { type: 'string' },
-  'no-preserve-tables': { type: 'boolean' },
-  ...Object.fromEntries(Object.keys({ ...NUMERIC, ...TEXT }).map((k) => [k, { type: 'string' as const }])),
-  ...Object.fromEntries(Object.keys(FLAGS).map((k) => [k, { type: 'boolean' as const }])),
-} as const satisfies NonNullable<Parameters<typeof parseArgs>[0]>['options'];
-
 /** `ChunkOptions` from parsed chunking flags. */
-function chunkOptionsFrom(v: Record<string, string | boolean | undefined>): Record<string, unknown> {
-  const options: Record<string, unknown> = {};
-  for (const [flag, key] of Object.entries(NUMERIC)) if (typeof v[flag] === 'string') options[key] = numberOrRaw(v[flag]);
-  for (const [flag, key] of Object.entries(TEXT)) if (typeof v[flag] === 'string') options[key] = v[flag];
-  for (const [flag, key] of Object.entries(FLAGS)) if (v[flag] === true) options[key] = true;
-  if (typeof v['split-levels'] === 'string') options.splitLevels = v['split-levels'].split(',').map(numberOrRaw);
-  if (v['no-preserve-tables'] === true) options.preserveTables = false;
-  return options;
+function chunkOptionsFrom(v: Record<string, string | boolean | string[] | undefined>): Record<string, unknown> {
+  return withMarkers(optionsFromFlags(v, CHUNK_FLAGS));
 }
 
 /** `parseArgs`, with its errors as `ERR_INVALID_OPTION`. */
@@ -220,29 +203,16 @@ function takeCompare(argv: readonly string[]): { rest: string[]; settings: strin
 function compareSetting(setting: string, base: Record<string, unknown>): CompareSetting {
   const label = setting.trim().replace(/\s+/g, ' ');
   const tokens = label === '' ? [] : label.split(' ');
-  const parsed = parseFlags(tokens, CHUNK_FLAGS, true);
+  const parsed = parseFlags(tokens, parseArgsOptions(CHUNK_FLAGS), true);
   if (parsed.positionals.length > 0) throw invalidOption('compare', 'settings hold chunking options only', setting);
-  return { label, chunkOptions: { ...base, ...chunkOptionsFrom(parsed.values as Record<string, string | boolean | undefined>) } as ChunkOptions };
+  return { label, chunkOptions: { ...base, ...chunkOptionsFrom(parsed.values as Record<string, string | boolean | string[] | undefined>) } as ChunkOptions };
 }
 
 /** Parses the arguments after `inspect`. Returns `'help'` for `--help`; throws `ERR_INVALID_OPTION` on bad usage. */
 export function parseInspectArgs(argv: readonly string[]): InspectArgs | 'help' {
   const { rest, settings } = takeCompare(argv);
-  const parsed = parseFlags(
-    rest,
-    {
-      html: { type: 'string' },
-      title: { type: 'string' },
-      color: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      summary: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      password: { type: 'string' },
-      ...CHUNK_FLAGS,
-    },
-    true,
-  );
-  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const parsed = parseFlags(rest, parseArgsOptions([...OWN_FLAGS, ...PASSWORD_FLAG, ...CHUNK_FLAGS]), true);
+  const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (v.help) return 'help';
   if (parsed.positionals.length !== 1) {
     throw invalidOption('file', 'inspect takes exactly one file', parsed.positionals);
@@ -309,7 +279,7 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
     return 2;
   }
   if (args === 'help') {
-    io.stdout.write(HELP);
+    io.stdout.write(helpText());
     return 0;
   }
   const config = normalizeOptions(args.chunkOptions);

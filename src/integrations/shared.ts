@@ -3,11 +3,11 @@
  * and the document id a text gets. No framework is imported here.
  */
 import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
 import { chunkBlocks, chunkText, type ChunkTextOptions } from '../api/chunk.js';
 import type { ChunkDeps } from '../chunking/chunker.js';
 import { invalidOption, normalizeOptions, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { toChunkError } from '../errors.js';
+import { formatFromExtension } from '../parsers/detect.js';
 import { parseText } from '../parsers/text/parse.js';
 import type { PositionMode } from '../sinks/documents.js';
 import { chunk } from '../stream/chunk.js';
@@ -70,12 +70,12 @@ export function documentIdOf(source: unknown, config: AdapterConfig, i: number, 
   return count > 1 ? `${base}/${i}` : base;
 }
 
-/** The parse format of a file: PDF and transcripts by extension or first bytes, `.txt` as text, else Markdown (or auto). */
+/**
+ * The parse format of a file, by `chunkFile`'s rule: its extension, else `auto`, where `parse()` looks at the
+ * first bytes as `chunkFile` does (`%PDF-` within the first kilobyte is a PDF, anything else Markdown).
+ */
 function fileFormat(path: string): InputFormat {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.txt') return 'text';
-  if (ext === '.pdf') return 'pdf';
-  return 'auto';
+  return formatFromExtension(path) ?? 'auto';
 }
 
 /**
@@ -84,14 +84,17 @@ function fileFormat(path: string): InputFormat {
  */
 export async function* chunkFileStream(path: string, config: AdapterConfig, parseOptions: ParseOptions = {}): AsyncGenerator<Chunk> {
   const { fatal, maxBufferBytes, batchSize, ...chunkOptions } = config.chunkOptions;
+  const format = parseOptions.format ?? fileFormat(path);
   const parseStage = parse({
-    format: fileFormat(path),
     ...(fatal !== undefined ? { fatal } : {}),
     ...(maxBufferBytes !== undefined ? { maxBufferBytes } : {}),
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...parseOptions,
+    format,
   });
-  const chunkStage = chunk({ ...(chunkOptions as ChunkOptions), documentId: path, origin: path }, config.deps);
+  // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
+  const strategy = chunkOptions.strategy ?? (format === 'transcript' ? 'turns' : undefined);
+  const chunkStage = chunk({ ...(chunkOptions as ChunkOptions), ...(strategy ? { strategy } : {}), documentId: path, origin: path }, config.deps);
   const input = createReadStream(path);
   input.on('error', (error) => parseStage.destroy(toChunkError(error, 'ERR_READ', { source: path })));
   parseStage.on('error', (error) => chunkStage.destroy(error));

@@ -7,6 +7,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOptions } from '../config.js';
 import type { Core } from '../core.js';
 import { ChunkError, toChunkError } from '../errors.js';
+import { DETECT_BYTES, detectFormat } from '../parsers/detect.js';
 import type { MarkdownBatch } from '../parsers/markdown/batcher.js';
 import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown/parse.js';
 import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown/pool.js';
@@ -14,12 +15,11 @@ import { createTextCore } from '../parsers/text/parse.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
 
+/** The detector of `format: 'auto'`, exported from here as it always was. */
+export { detectFormat };
+
 /** Reads a whole buffered document into blocks, asynchronously (PDF); `onInfo` receives what is known at the end. */
 export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
-
-const PDF_MAGIC = '%PDF-';
-/** How much of the input `detectFormat` looks at. */
-const DETECT_BYTES = 1024;
 
 /**
  * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, some sixteen default batches)
@@ -38,13 +38,6 @@ interface PendingBatch {
   batch: MarkdownBatch;
   blocks: Block[];
   error: unknown;
-}
-
-/** Guesses the format from the first bytes: PDF when they are `%PDF-`, Markdown otherwise. */
-export function detectFormat(head: Uint8Array | string): Exclude<InputFormat, 'auto'> {
-  const text = typeof head === 'string' ? head.slice(0, DETECT_BYTES) : Buffer.from(head.subarray(0, DETECT_BYTES)).toString('latin1');
-  // The PDF header may follow a few bytes of garbage; readers accept it within the first kilobyte.
-  return text.includes(PDF_MAGIC) ? 'pdf' : 'markdown';
 }
 
 /** Loads the reader for a deferred format on first use, so Markdown users never load pdf.js. */

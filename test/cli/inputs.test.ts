@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandInputs, formatFromExtension } from '../../src/cli/inputs.js';
+import { expandInputs } from '../../src/cli/inputs.js';
 import { guidePdf } from '../support/pdf-samples.js';
 
 let dir: string;
@@ -69,12 +69,5 @@ describe('expandInputs', () => {
     const walked = await expandInputs([join(dir, 'docs/deep')], undefined);
     expect(walked.files.map((f) => f.source)).toEqual([join(dir, 'docs/deep/c.markdown')]);
     expect(walked.skipped.map((s) => s.source)).toEqual([join(dir, 'docs/deep/out.jsonl')]);
-  });
-
-  it('maps extensions to formats', () => {
-    expect(formatFromExtension('x.transcript')).toBe('transcript');
-    expect(formatFromExtension('x.PDF')).toBe('pdf');
-    expect(formatFromExtension('x.mkd')).toBe('markdown');
-    expect(formatFromExtension('x.docx')).toBeUndefined();
   });
 });

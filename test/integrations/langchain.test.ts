@@ -10,6 +10,7 @@ import { index } from '@langchain/core/indexing';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import { TextSplitter } from '@langchain/textsplitters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkFile } from '../../src/api/chunk.js';
 import { createTokenSizer } from '../../src/chunking/sizers/index.js';
 import { ChunkstreamLoader, ChunkstreamTextSplitter } from '../../src/integrations/langchain/index.js';
 import { parsePdf } from '../../src/parsers/pdf/reader.js';
@@ -104,6 +105,16 @@ describe('chunkstream/langchain', () => {
     const lines = await small.createDocuments(['Same words here.\n\nSame words here.\n']);
     expect(lines.map((d) => [d.metadata.loc.lines.from, d.metadata.start])).toEqual([[1, 0], [3, 18]]);
     expect(lines[0]!.id).not.toBe(lines[1]!.id);
+  });
+
+  it('reads a file in the format chunkFile reads it in: a .jsonl conversation in turn windows', async () => {
+    const talk = join(dir, 'talk.jsonl');
+    writeFileSync(talk, Array.from({ length: 9 }, (_, i) => JSON.stringify({ speaker: i % 2 ? 'b' : 'a', text: `Turn ${i} of the call.` })).join('\n') + '\n');
+    const docs = await new ChunkstreamLoader(talk, { turnsPerChunk: 4 }).load();
+    const { chunks } = await chunkFile(talk, { turnsPerChunk: 4 });
+    expect(docs.map((d) => d.id)).toEqual(chunks.map((c) => c.id));
+    expect(docs.map((d) => d.pageContent)).toEqual(chunks.map((c) => c.text));
+    expect(docs.length).toBe(3);
   });
 
   it('fails a missing or broken file with a coded error', async () => {

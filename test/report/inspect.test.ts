@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkFile } from '../../src/api/chunk.js';
-import { runInspect, type InspectIo } from '../../src/cli/inspect.js';
+import { parseCliArgs } from '../../src/cli/args.js';
+import { parseInspectArgs, runInspect, type InspectIo } from '../../src/cli/inspect.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { guidePdf, prose } from '../support/pdf-samples.js';
 
@@ -157,6 +158,18 @@ describe('runInspect', () => {
     expect(t.out()).toMatch(/^Usage: chunkstream inspect <file>/);
   });
 
+  it("takes the main command's chunking flags, markers and turns included, and reads them the same way", () => {
+    const argv = ['--strategy', 'markers', '--markers', '\\n## ', '--markers', '/\\n\\n/', '--turns-per-chunk', '3', '--overlap-turns', '0', '--split-levels', '1,3', '--no-preserve-tables'];
+    const args = parseInspectArgs([GUIDE, ...argv]);
+    if (args === 'help') throw new Error('not a run');
+    const main = parseCliArgs([...argv, GUIDE]);
+    if (main.kind !== 'run') throw new Error('not a run');
+    expect(args.chunkOptions).toEqual({ ...main.config.chunkOptions, documentId: 'guide.md', origin: GUIDE });
+    const compared = parseInspectArgs([GUIDE, '--compare', '--turns-per-chunk 2', '--markers \\n\\n']);
+    if (compared === 'help') throw new Error('not a run');
+    expect(compared.compare?.map((c) => [c.chunkOptions.turnsPerChunk, c.chunkOptions.markers])).toEqual([[2, undefined], [undefined, ['\n\n']]]);
+  });
+
   it('marks every page of a PDF where it starts', async () => {
     const pdf = join(dir, 'guide.pdf');
     writeFileSync(pdf, guidePdf());
@@ -165,5 +178,23 @@ describe('runInspect', () => {
     const html = readFileSync(file, 'utf8');
     const pages = [...html.matchAll(/<span class="page(?: approx)?" data-page="(\d+)"/g)].map((m) => Number(m[1]));
     expect(pages).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reads a file in the format chunkFile reads it in: a PDF header after junk bytes, plain text by its extension', async () => {
+    const scan = join(dir, 'scan');
+    writeFileSync(scan, Buffer.concat([Buffer.from('junk before the header\n'), guidePdf()]));
+    const file = join(dir, 'scan.html');
+    expect(await runInspect([scan, '--html', file], io())).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/<span class="page(?: approx)?" data-page="1"/);
+
+    const notes = join(dir, 'notes.txt');
+    // As Markdown, the first line would be a heading and the indented one code.
+    writeFileSync(notes, 'Not a heading\n=============\n\n    not code either\n\nA last paragraph of notes.\n');
+    const t = io();
+    expect(await runInspect([notes, '--unit', 'chars', '--max-size', '30', '--min-size', '0', '--target-size', '30'], t)).toBe(0);
+    const { chunks, format } = await chunkFile(notes, { unit: 'chars', maxSize: 30, minSize: 0, targetSize: 30 });
+    expect(format).toBe('text');
+    expect(t.out()).toContain(`· ${chunks.length} chunks ·`);
+    for (const c of chunks) expect(t.out()).toContain(c.text);
   });
 });

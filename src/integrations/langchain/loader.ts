@@ -1,6 +1,6 @@
 /**
- * `ChunkstreamLoader`: files (Markdown, PDF, plain text) as LangChain `Document`s, one per chunk, read on the
- * stream stages so a large file is never held whole.
+ * `ChunkstreamLoader`: files (Markdown, PDF, plain text, transcripts) as LangChain `Document`s, one per chunk, read
+ * on the stream stages so a large file is never held whole.
  */
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import type { Document } from '@langchain/core/documents';
@@ -13,8 +13,10 @@ import { chunkToDocument } from './text-splitter.js';
 export type ChunkstreamLoaderOptions = AdapterOptions & Pick<ParseOptions, 'password' | 'maxPdfBytes'>;
 
 /**
- * Loads files as chunk documents. Each file's path is its document id and `source`; `.pdf` (or a file starting
- * with `%PDF-`) is read as PDF, `.txt` as plain text, anything else as Markdown.
+ * Loads files as chunk documents. Each file's path is its document id and `source`. Formats are read as
+ * `chunkFile` reads them: `.pdf` as PDF, `.txt` as plain text, `.jsonl` and `.transcript` as a conversation (in
+ * turn windows unless another strategy is asked for), Markdown extensions as Markdown; any other file as PDF when
+ * `%PDF-` is in its first kilobyte, else as Markdown.
  *
  * ```ts
  * const docs = await new ChunkstreamLoader(['guide.md', 'paper.pdf'], { maxSize: 512 }).load();

@@ -1,6 +1,6 @@
 /**
  * `ChunkstreamFileTransform`: an async LlamaIndex `TransformComponent` that chunks files (Markdown, PDF, plain
- * text) on chunkstream's stream stages, for an `IngestionPipeline`.
+ * text, transcripts, each told as `chunkFile` tells them) on chunkstream's stream stages, for an `IngestionPipeline`.
  */
 import { Document, MetadataMode, TransformComponent, type BaseNode, type TextNode } from '@llamaindex/core/schema';
 import type { ChunkDeps } from '../../chunking/chunker.js';

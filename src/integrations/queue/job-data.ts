@@ -6,6 +6,7 @@
 import { isAbsolute, normalize } from 'node:path';
 import { FORMATS as DOCUMENT_FORMATS, normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat } from '../../config.js';
 import { ChunkError } from '../../errors.js';
+import { CLI_PARSE_KEYS } from '../../options.js';
 import type { CliParseOptions } from '../../cli/args.js';
 
 /** Name of every job chunkstream adds (BullMQ jobs have a name beside their queue). */
@@ -153,7 +154,7 @@ export function readJobData(value: unknown): ReadJobData {
   const chunkOptions = decodeChunkOptions(value.chunkOptions as JobChunkOptions);
   const parseOptions = value.parseOptions as CliParseOptions;
   for (const key of Object.keys(parseOptions)) {
-    if (!['password', 'fatal', 'maxPdfBytes'].includes(key)) throw invalidJob(`unknown parse option ${key}`, parseOptions[key as keyof CliParseOptions]);
+    if (!CLI_PARSE_KEYS.includes(key)) throw invalidJob(`unknown parse option ${key}`, parseOptions[key as keyof CliParseOptions]);
   }
   normalizeOptions(chunkOptions);
   normalizeParseOptions(parseOptions);

@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
 import type { CliFormat, CliParseOptions } from '../../cli/args.js';
+import { CLI_PARSE_KEYS } from '../../options.js';
 import { MAX_INLINE_BYTES } from './job-data.js';
 
 /** Queue used when none is named. */
@@ -220,7 +221,7 @@ export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueCo
   }
   normalizeOptions(chunkOptions as ChunkOptions);
   const parseOptions = o.parseOptions === undefined ? {} : objectOf('parseOptions', o.parseOptions);
-  checkKnown(parseOptions, ['password', 'fatal', 'maxPdfBytes']);
+  checkKnown(parseOptions, CLI_PARSE_KEYS);
   normalizeParseOptions(parseOptions as CliParseOptions);
   return Object.freeze({
     ...normalizeConnection(o),
