@@ -8,28 +8,21 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../config.js';
 import { ChunkError } from '../errors.js';
+import type { FileFormat } from '../files/inputs.js';
+import type { FileParseOptions } from '../files/process-file.js';
 import { CLI_PARSE_KEYS, HELP_GROUPS, OPTION_TABLE, type FlagSpec, type OptionKey, type OptionScope } from '../options.js';
 
-/** A format the command line can force on every input. */
-export type CliFormat = 'markdown' | 'pdf' | 'transcript' | 'text';
-
-/** Parse options a CLI run passes to `parse()`; plain data, so it can cross to a worker thread. */
-export interface CliParseOptions {
-  password?: string;
-  fatal?: boolean;
-  maxPdfBytes?: number;
-}
 
 /** Everything a chunking run needs, validated. */
 export interface RunConfig {
   readonly inputs: readonly string[];
   /** Forced input format; undefined means from the extension or the first bytes. */
-  readonly format: CliFormat | undefined;
+  readonly format: FileFormat | undefined;
   readonly out: string | undefined;
   readonly outDir: string | undefined;
   /** Options for `chunk()`: plain data and RegExps, both of which survive the structured clone to a worker. */
   readonly chunkOptions: ChunkOptions;
-  readonly parseOptions: CliParseOptions;
+  readonly parseOptions: FileParseOptions;
   readonly stats: boolean;
   readonly statsJson: string | undefined;
   readonly quiet: boolean;
@@ -45,7 +38,7 @@ type OptionKind = 'string' | 'boolean';
 
 /** One flag of the `chunkstream` command: its row of the option table, flattened. */
 export interface CliOption extends FlagSpec {
-  /** Key in `chunkstream.json`, and in `ChunkOptions`, `CliParseOptions` or the run configuration. */
+  /** Key in `chunkstream.json`, and in `ChunkOptions`, `FileParseOptions` or the run configuration. */
   readonly key: OptionKey;
   readonly scope: OptionScope;
 }
@@ -201,7 +194,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   // Validate now, with the library's own rules and messages; the normalized copies are rebuilt per file.
   normalizeOptions(chunkOptions as ChunkOptions);
-  normalizeParseOptions(parseOptions as CliParseOptions);
+  normalizeParseOptions(parseOptions as FileParseOptions);
 
   const format = run.format;
   if (format !== undefined && !['markdown', 'pdf', 'transcript', 'text'].includes(format as string)) {
@@ -230,11 +223,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     kind: 'run',
     config: Object.freeze({
       inputs: Object.freeze([...parsed.positionals]),
-      format: format as CliFormat | undefined,
+      format: format as FileFormat | undefined,
       out: run.out as string | undefined,
       outDir: run.outDir as string | undefined,
       chunkOptions: chunkOptions as ChunkOptions,
-      parseOptions: parseOptions as CliParseOptions,
+      parseOptions: parseOptions as FileParseOptions,
       stats: (run.stats as boolean | undefined) ?? false,
       statsJson: run.statsJson as string | undefined,
       quiet: (run.quiet as boolean | undefined) ?? false,

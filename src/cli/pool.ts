@@ -4,8 +4,8 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { InputFile } from './inputs.js';
-import { describeError, processFile, type FileBatch, type FileResult, type ProcessConfig } from './process-file.js';
+import type { InputFile } from '../files/inputs.js';
+import { describeError, processFile, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
 import type { PortMessage, WorkerTask } from './worker.js';
 
 /** Receives one file's batches in order; the next batch waits until the returned promise settles. */

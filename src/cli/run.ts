@@ -11,10 +11,10 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { RunConfig } from './args.js';
-import { expandInputs, type InputFile, type SkippedInput } from './inputs.js';
-import { dirOutput, fileOutput, stdoutOutput, type FileOutput, type RunOutput } from './output.js';
+import { expandInputs, type InputFile, type SkippedInput } from '../files/inputs.js';
+import { dirOutput, fileOutput, stdoutOutput, type FileOutput, type RunOutput } from '../files/output.js';
 import { createInlineRunner, createWorkerRunner, type FileRunner } from './pool.js';
-import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from './process-file.js';
+import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
 import { createProgress, type Progress } from './progress.js';
 import { fileStatistics, formatTable, summarize, type FileStatistics } from './stats.js';
 

@@ -1,6 +1,6 @@
 /** Figures of a run, per file and in total: the `--stats` table and the `--stats-json` document. */
-import type { SkippedInput } from './inputs.js';
-import type { FileError, FileReport, SizeFigures } from './process-file.js';
+import type { SkippedInput } from '../files/inputs.js';
+import type { FileError, FileReport, SizeFigures } from '../files/process-file.js';
 import { peakRssBytes } from './peak-rss.js';
 
 /** One file's figures, with its average and, when it failed, its error. */

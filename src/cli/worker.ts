@@ -4,8 +4,8 @@
  * reading its file, so a huge file streams through in bounded memory on both sides.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { InputFile } from './inputs.js';
-import { processFile, type FileBatch, type FileResult, type ProcessConfig } from './process-file.js';
+import type { InputFile } from '../files/inputs.js';
+import { processFile, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
 
 /** Batches a worker may send before it waits for an acknowledgement. */
 export const WINDOW = 4;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileStatistics, formatTable, summarize } from '../../src/cli/stats.js';
-import type { FileReport } from '../../src/cli/process-file.js';
+import type { FileReport } from '../../src/files/process-file.js';
 
 const report = (source: string, over: Partial<FileReport>): FileReport => ({
   source, documents: 1, chunks: 0, totalSize: 0, minSize: 0, maxSize: 0, oversized: 0, undersized: 0, pages: 0, bytes: 0, timeMs: 5, ...over,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkFile } from '../../src/api/chunk.js';
-import { expandInputs } from '../../src/cli/inputs.js';
+import { expandInputs } from '../../src/files/inputs.js';
 import { DETECT_BYTES, detectFileFormat, detectFormat, detectInputFormat, formatFromExtension } from '../../src/parsers/detect.js';
 import { guidePdf } from '../support/pdf-samples.js';
 

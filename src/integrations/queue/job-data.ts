@@ -7,7 +7,7 @@ import { isAbsolute, normalize } from 'node:path';
 import { FORMATS as DOCUMENT_FORMATS, normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat } from '../../config.js';
 import { ChunkError } from '../../errors.js';
 import { CLI_PARSE_KEYS } from '../../options.js';
-import type { CliParseOptions } from '../../cli/args.js';
+import type { FileParseOptions } from '../../files/process-file.js';
 
 /** Name of every job chunkstream adds (BullMQ jobs have a name beside their queue). */
 export const JOB_NAME = 'chunk';
@@ -45,7 +45,7 @@ export interface ChunkJobData {
   /** Size of the document in bytes, when known. */
   readonly bytes?: number;
   readonly chunkOptions: JobChunkOptions;
-  readonly parseOptions: CliParseOptions;
+  readonly parseOptions: FileParseOptions;
 }
 
 /** A job's data once read and checked: options decoded and ready for `chunk()`. */
@@ -152,9 +152,9 @@ export function readJobData(value: unknown): ReadJobData {
     if (key in value.chunkOptions) throw invalidJob(`chunkOptions.${key} is set per job by the worker`, value.chunkOptions[key]);
   }
   const chunkOptions = decodeChunkOptions(value.chunkOptions as JobChunkOptions);
-  const parseOptions = value.parseOptions as CliParseOptions;
+  const parseOptions = value.parseOptions as FileParseOptions;
   for (const key of Object.keys(parseOptions)) {
-    if (!CLI_PARSE_KEYS.includes(key)) throw invalidJob(`unknown parse option ${key}`, parseOptions[key as keyof CliParseOptions]);
+    if (!CLI_PARSE_KEYS.includes(key)) throw invalidJob(`unknown parse option ${key}`, parseOptions[key as keyof FileParseOptions]);
   }
   normalizeOptions(chunkOptions);
   normalizeParseOptions(parseOptions);

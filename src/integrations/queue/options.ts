@@ -5,7 +5,8 @@
  */
 import { hostname } from 'node:os';
 import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
-import type { CliFormat, CliParseOptions } from '../../cli/args.js';
+import type { FileFormat } from '../../files/inputs.js';
+import type { FileParseOptions } from '../../files/process-file.js';
 import { CLI_PARSE_KEYS } from '../../options.js';
 import { MAX_INLINE_BYTES } from './job-data.js';
 
@@ -72,11 +73,11 @@ export interface ChunkWorkerConfig extends QueueConnectionConfig {
 /** Options of `enqueueFiles`. */
 export interface EnqueueOptions extends QueueConnectionOptions {
   /** Force the format of every input, as `--format` does; default from the extension, then the first bytes. */
-  format?: CliFormat;
+  format?: FileFormat;
   /** Chunking options of every job (validated here with `normalizeOptions`). `documentId` and `origin` are set per file. */
   chunkOptions?: Omit<ChunkOptions, 'signal' | 'documentId' | 'origin'>;
   /** Parse options of every job: `password`, `fatal`, `maxPdfBytes`. */
-  parseOptions?: CliParseOptions;
+  parseOptions?: FileParseOptions;
   /** Files smaller than this many bytes travel inside their job instead of by path. Default 0 (always by path). */
   inlineBelow?: number;
   /** Tries per job before it fails, for errors a retry may fix (see `FINAL_ERROR_CODES`). Default 3. */
@@ -87,9 +88,9 @@ export interface EnqueueOptions extends QueueConnectionOptions {
 
 /** The normalized, frozen form of `EnqueueOptions`. */
 export interface EnqueueConfig extends QueueConnectionConfig {
-  readonly format: CliFormat | undefined;
+  readonly format: FileFormat | undefined;
   readonly chunkOptions: ChunkOptions;
-  readonly parseOptions: CliParseOptions;
+  readonly parseOptions: FileParseOptions;
   readonly inlineBelow: number;
   readonly attempts: number;
   readonly backoff: number;
@@ -222,12 +223,12 @@ export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueCo
   normalizeOptions(chunkOptions as ChunkOptions);
   const parseOptions = o.parseOptions === undefined ? {} : objectOf('parseOptions', o.parseOptions);
   checkKnown(parseOptions, CLI_PARSE_KEYS);
-  normalizeParseOptions(parseOptions as CliParseOptions);
+  normalizeParseOptions(parseOptions as FileParseOptions);
   return Object.freeze({
     ...normalizeConnection(o),
-    format: format as CliFormat | undefined,
+    format: format as FileFormat | undefined,
     chunkOptions: Object.freeze({ ...chunkOptions }) as ChunkOptions,
-    parseOptions: Object.freeze({ ...parseOptions }) as CliParseOptions,
+    parseOptions: Object.freeze({ ...parseOptions }) as FileParseOptions,
     inlineBelow: integer('inlineBelow', o.inlineBelow, 0, 0, MAX_INLINE_BYTES),
     attempts: integer('attempts', o.attempts, 3, 1, 100),
     backoff: integer('backoff', o.backoff, 1000, 0, 24 * 3600 * 1000),

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outDirPath } from '../../../src/cli/output.js';
+import { outDirPath } from '../../../src/files/output.js';
 import { parseEnqueueArgs } from '../../../src/cli/enqueue.js';
 import { getQueueStatus } from '../../../src/integrations/queue/index.js';
 import { ensureBuilt, runCli } from '../../cli/support.js';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { outDirPath } from '../../../src/cli/output.js';
+import { outDirPath } from '../../../src/files/output.js';
 import { BIN, ensureBuilt, ROOT } from '../../cli/support.js';
 import { corpusFiles, corpusPath, describeCorpus } from '../../support/corpus.js';
 import { guidePdf } from '../../support/pdf-samples.js';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outDirPath } from '../../../src/cli/output.js';
+import { outDirPath } from '../../../src/files/output.js';
 import { BIN, ensureBuilt, ROOT } from '../../cli/support.js';
 import { guidePdf, longPdf } from '../../support/pdf-samples.js';
 import { RUN_REDIS_TESTS, startRedis, type RedisServer } from '../../support/redis-server.js';

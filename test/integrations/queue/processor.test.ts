@@ -10,7 +10,7 @@ import { UnrecoverableError, WaitingError } from 'bullmq';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../../src/api/chunk.js';
-import { chunkLine } from '../../../src/cli/process-file.js';
+import { chunkLine } from '../../../src/files/process-file.js';
 import { createChunkProcessor, type ChunkJobLike } from '../../../src/integrations/queue/processor.js';
 import { encodeChunkOptions, type ChunkJobData } from '../../../src/integrations/queue/job-data.js';
 import { ensureBuilt, BIN, ROOT } from '../../cli/support.js';

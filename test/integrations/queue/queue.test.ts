@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChunkWorker, enqueueFiles, getQueueStatus, type ChunkWorker } from '../../../src/integrations/queue/index.js';
-import { outDirPath } from '../../../src/cli/output.js';
+import { outDirPath } from '../../../src/files/output.js';
 import { BIN, ensureBuilt, ROOT } from '../../cli/support.js';
 import { guidePdf } from '../../support/pdf-samples.js';
 import { RUN_REDIS_TESTS, startRedis, type RedisServer } from '../../support/redis-server.js';

@@ -6,7 +6,10 @@ import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { detectInputFormat } from '../parsers/detect.js';
-import type { CliFormat } from './args.js';
+import type { DocumentFormat } from '../config.js';
+
+/** A format a run can force on every input. */
+export type FileFormat = DocumentFormat;
 
 /** One file of a run. */
 export interface InputFile {
@@ -15,7 +18,7 @@ export interface InputFile {
   /** The path as shown to the user and written to each chunk's `source`: the input as typed, joined with the walk. */
   readonly source: string;
   /** `auto` only for standard input without `--format`: `parse()` looks at the first bytes. */
-  readonly format: CliFormat | 'auto';
+  readonly format: FileFormat | 'auto';
   /** Size in bytes, when known (not for standard input). */
   readonly bytes: number | undefined;
 }
@@ -47,14 +50,14 @@ export interface ExpandedInputs {
  * bytes). A file named on the command line with an unknown extension is read as Markdown when its head looks like
  * text; a file found by walking a folder is not, and a walk leaves `.jsonl` (what this command writes) alone.
  */
-async function decideFormat(path: string, forced: CliFormat | undefined, named: boolean): Promise<CliFormat | string> {
+async function decideFormat(path: string, forced: FileFormat | undefined, named: boolean): Promise<FileFormat | string> {
   if (forced) return forced;
   const format = await detectInputFormat(path, { walked: !named });
   return format ?? `unsupported file type${extname(path) ? ` (${extname(path)})` : ''}`;
 }
 
 /** Expands inputs in command-line order; files inside a folder or a glob are sorted, duplicates kept once. */
-export async function expandInputs(inputs: readonly string[], forced: CliFormat | undefined): Promise<ExpandedInputs> {
+export async function expandInputs(inputs: readonly string[], forced: FileFormat | undefined): Promise<ExpandedInputs> {
   const files: InputFile[] = [];
   const skipped: SkippedInput[] = [];
   const missing: MissingInput[] = [];

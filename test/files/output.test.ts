@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dirOutput, fileOutput, openAtomic, outDirPath } from '../../src/cli/output.js';
-import type { InputFile } from '../../src/cli/inputs.js';
+import { dirOutput, fileOutput, openAtomic, outDirPath } from '../../src/files/output.js';
+import type { InputFile } from '../../src/files/inputs.js';
 
 const input = (source: string): InputFile => ({ path: source, source, format: 'markdown', bytes: 1 });
 

@@ -10,13 +10,19 @@ import { createStatisticsAccumulator } from '../chunking/statistics.js';
 import { chunk } from '../stream/chunk.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk, ChunkStatistics } from '../types.js';
-import type { CliParseOptions } from './args.js';
 import type { InputFile } from './inputs.js';
+
+/** Parse options a run passes to `parse()` for every file; plain data, so it can cross to a worker thread. */
+export interface FileParseOptions {
+  password?: string;
+  fatal?: boolean;
+  maxPdfBytes?: number;
+}
 
 /** Settings of `processFile`: plain data, so it crosses to a worker thread as is. */
 export interface ProcessConfig {
   readonly chunkOptions: ChunkOptions;
-  readonly parseOptions: CliParseOptions;
+  readonly parseOptions: FileParseOptions;
   /** A batch is handed over once its lines reach this many UTF-16 units. */
   readonly batchChars: number;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandInputs } from '../../src/cli/inputs.js';
+import { expandInputs } from '../../src/files/inputs.js';
 import { guidePdf } from '../support/pdf-samples.js';
 
 let dir: string;
