@@ -119,7 +119,7 @@ function blockSource(block: Block): PieceSource {
  * A span of a source (offsets relative to its text) turned into a piece that starts on `startLine`, narrowing the
  * fields of the source's whole piece.
  */
-function subPiece(source: PieceSource, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
+function subPiece(source: PieceSource, span: Span, previousEnd: number, first: boolean, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
   const { whole } = source;
   const text = source.text.slice(span.start, span.end);
   const images = whole.images.filter((src) => src !== '' && text.includes(src));
@@ -128,7 +128,9 @@ function subPiece(source: PieceSource, span: Span, previousEnd: number, startLin
     text,
     start: source.start + span.start,
     end: source.start + span.end,
-    gapBefore: span.start === 0 ? whole.gapBefore : source.text.slice(previousEnd, span.start),
+    // The first piece keeps the gap before the source, and the whitespace the cut trimmed from its front after it
+    // (an indented code line re-cut as text starts past its indentation).
+    gapBefore: first ? whole.gapBefore + source.text.slice(0, span.start) : source.text.slice(previousEnd, span.start),
     startLine,
     endLine: startLine + countLineEndings(text),
     size: extra.size ?? ctx.sizer.size(text),
@@ -159,7 +161,7 @@ function spansToPieces(source: PieceSource, spans: readonly Span[], ctx: CutCont
   let line = source.startLine;
   spans.forEach((span, i) => {
     line += countLineEndings(source.text, previousEnd, span.start);
-    const piece = subPiece(source, span, previousEnd, line, ctx, extra(i));
+    const piece = subPiece(source, span, previousEnd, i === 0, line, ctx, extra(i));
     pieces.push(piece);
     line = piece.endLine;
     previousEnd = span.end;

@@ -10,6 +10,7 @@ import { cutBlock, framedWholePiece, recutPiece, wholePiece, type CutContext } f
 import { charSizer } from '../../src/chunking/sizers/basic.js';
 import { createTextSplitter } from '../../src/chunking/text-splitter.js';
 import type { Block, BlockContinuation } from '../../src/types.js';
+import { chunkText } from '../../src/api/chunk.js';
 import { handMade, words } from '../support/blocks.js';
 
 const ctx: CutContext = { sizer: charSizer, measure: createMeasure(charSizer), splitter: createTextSplitter({ sizer: charSizer }), preserveCode: false, preserveTables: true };
@@ -82,5 +83,23 @@ describe('recutPiece', () => {
     const prose = wholePiece(block('paragraph', words(30)), 0);
     const proseParts = recutPiece({ ...prose, size: prose.text.length }, 40, ctx);
     expect(proseParts.every((p) => p.fallback === undefined && p.text.length <= 40)).toBe(true);
+  });
+});
+
+describe('recutPiece keeps the gaps', () => {
+  it('gives the first part the gap before the piece and the indentation the cut trimmed', () => {
+    // An indented code line re-cut as text: the TextSplitter trims its indentation, which must stay in the gap.
+    const code = wholePiece({ ...block('code', '    not code either'), gapBefore: '\n\n' }, 0);
+    const parts = recutPiece({ ...code, size: code.text.length }, 12, ctx);
+    expect(parts[0]?.gapBefore).toBe('\n\n    ');
+    expect(parts.map((p) => p.text).join(' ')).toBe('not code either');
+  });
+
+  it('so that a heading over indented code chunks into exact slices at any size', () => {
+    for (const text of ['# Title that is long enough\n\n    not code either\n', 'Title\n=============\n\n    not code either\n\nmore text here\n']) {
+      for (const maxSize of [8, 12, 16, 20, 24, 30]) {
+        for (const c of chunkText(text, { unit: 'chars', maxSize, minSize: 0 }).chunks) expect(c.text).toBe(text.slice(c.start, c.end));
+      }
+    }
   });
 });
