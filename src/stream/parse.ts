@@ -8,9 +8,9 @@ import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOp
 import type { Core } from '../core.js';
 import { ChunkError, toChunkError } from '../errors.js';
 import { DETECT_BYTES, detectFormat } from '../parsers/detect.js';
+import { createBatchScheduler, type BatchScheduler } from '../parsers/markdown/batch-scheduler.js';
 import type { MarkdownBatch } from '../parsers/markdown/batcher.js';
-import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown/parse.js';
-import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown/pool.js';
+import { createMarkdownBatchCore } from '../parsers/markdown/parse.js';
 import { createTextCore } from '../parsers/text/parse.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
@@ -20,25 +20,6 @@ export { detectFormat };
 
 /** Reads a whole buffered document into blocks, asynchronously (PDF); `onInfo` receives what is known at the end. */
 export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
-
-/**
- * With `workers: 'auto'`, Markdown goes to the pool once this much text (UTF-16 units, some sixteen default batches)
- * has been batched; an input that ends before is parsed inline: starting threads and loading remark in them
- * costs more than it saves.
- */
-const AUTO_POOL_AFTER = 256 * 1024;
-/** Batches in flight per pool thread: enough to keep every thread busy while the calling thread emits results. */
-const IN_FLIGHT_PER_THREAD = 2;
-
-/** A batch handed to the pool, in submission order. */
-interface PendingBatch {
-  /** Resolves (never rejects) once the batch is settled. */
-  done: Promise<void>;
-  settled: boolean;
-  batch: MarkdownBatch;
-  blocks: Block[];
-  error: unknown;
-}
 
 /** Loads the reader for a deferred format on first use, so Markdown users never load pdf.js. */
 async function deferredReader(format: 'pdf' | 'transcript'): Promise<DeferredReader> {
@@ -56,18 +37,8 @@ class ParseTransform extends Transform {
   #format: InputFormat;
   /** Decoder and batcher of a Markdown input: they stay on this thread, so cut points never depend on workers. */
   #core: Core<string | Uint8Array, MarkdownBatch> | null = null;
-  /** Threads to parse Markdown batches on; 0 parses inline. */
-  readonly #threads: number;
-  /** True once batches go to the pool; they keep going there so that blocks come out in order. */
-  #parallel = false;
-  /** With `workers: 'auto'`: text batched so far, and the batches held until the choice is made. */
-  #batched = 0;
-  #undecided: MarkdownBatch[] = [];
-  #lease: MarkdownPoolLease | null = null;
-  /** Batches in flight on the pool, oldest first; their blocks are pushed in this order. */
-  #pending: PendingBatch[] = [];
-  /** Whitespace since the last block, carried across batches (blocks carry it as `gapBefore`). */
-  readonly #gaps = createGapTracker();
+  /** Where the Markdown batches are parsed (inline or on the pool), their blocks pushed in document order. */
+  readonly #scheduler: BatchScheduler;
   /** Bytes of a deferred format (or of the first write, before the format is known). */
   #held: Uint8Array[] = [];
   /** The paragraph reader of a plain-text input. */
@@ -79,8 +50,7 @@ class ParseTransform extends Transform {
     super({ writableObjectMode: true, readableObjectMode: true });
     this.#config = config;
     this.#format = config.format;
-    const workers = config.workers;
-    this.#threads = workers === 'auto' ? autoWorkerCount() : workers;
+    this.#scheduler = createBatchScheduler(config, { push: (blocks) => this.#pushAll(blocks), stopped: () => this.destroyed });
   }
 
   override _read(size: number): void {
@@ -126,7 +96,7 @@ class ParseTransform extends Transform {
         const batches = this.#held.flatMap((piece) => core.write(piece));
         this.#held = [];
         batches.push(...core.end());
-        const pending = this.#markdown(batches, true);
+        const pending = this.#scheduler.parse(batches, true);
         return pending === null ? callback() : settle(pending, callback);
       }
       if (this.#format === 'text') {
@@ -140,7 +110,7 @@ class ParseTransform extends Transform {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.#release();
+    this.#scheduler.release();
     callback(error);
   }
 
@@ -148,7 +118,7 @@ class ParseTransform extends Transform {
    * Batches and parses `pieces[from..]` one after the other, then calls `callback`. A read of 64 KB is thus
    * decoded a piece at a time, each piece's batches parsed before the next piece is decoded: no string of the
    * whole read stays alive while all its batches are parsed, so V8 does not promote it (and what points into it)
-   * to the old generation. On Node's API docs, 8 KB pieces cut the bytes `parse()` promotes by a fifth.
+   * to the old generation.
    */
   #markdownPieces(pieces: (string | Uint8Array)[], from: number, callback: TransformCallback): void {
     const core = this.#core as Core<string | Uint8Array, MarkdownBatch>;
@@ -156,7 +126,7 @@ class ParseTransform extends Transform {
       for (let index = from; index < pieces.length && !this.destroyed; index++) {
         const batches = core.write(pieces[index] as string | Uint8Array);
         if (batches.length === 0) continue;
-        const pending = this.#markdown(batches, false);
+        const pending = this.#scheduler.parse(batches, false);
         // The pool took the batches: the next piece waits for room.
         if (pending !== null) return settle(pending, callback, () => this.#markdownPieces(pieces, index + 1, callback));
       }
@@ -164,97 +134,6 @@ class ParseTransform extends Transform {
       return callback(toChunkError(error));
     }
     callback();
-  }
-
-  /**
-   * Parses Markdown batches and pushes their blocks in document order; with `final`, waits for every batch in
-   * flight. Returns null when all is done already (parsed inline, or held back), else a promise that settles
-   * once the pool has room for the next write (at most `IN_FLIGHT_PER_THREAD` batches per thread are in flight,
-   * so a slow consumer holds the writer back instead of letting batches pile up).
-   */
-  #markdown(batches: MarkdownBatch[], final: boolean): Promise<void> | null {
-    if (!this.#parallel && this.#threads > 0) {
-      if (this.#config.workers !== 'auto') {
-        this.#parallel = true;
-      } else {
-        // Held back (a bounded amount) until it is clear whether the input is large enough for the pool: parsing
-        // the first batches inline would grow this thread's heap for nothing once the pool takes over.
-        for (const batch of batches) this.#batched += batch.text.length;
-        this.#undecided.push(...batches);
-        if (this.#batched <= AUTO_POOL_AFTER && !final) return null;
-        this.#parallel = this.#batched > AUTO_POOL_AFTER;
-        batches = this.#undecided;
-        this.#undecided = [];
-      }
-    }
-    if (!this.#parallel) {
-      for (const batch of batches) this.#pushAll(this.#gaps.fill(batch, parseBatch(batch)));
-      return null;
-    }
-    return this.#dispatch(batches, final).catch((error: unknown) => {
-      // Batches still in flight settle on their own; nothing of them is pushed after the error.
-      this.#pending = [];
-      this.#release();
-      throw error;
-    });
-  }
-
-  async #dispatch(batches: MarkdownBatch[], final: boolean): Promise<void> {
-    const lease = (this.#lease ??= acquireMarkdownPool(this.#threads));
-    const window = IN_FLIGHT_PER_THREAD * lease.threads;
-    for (const batch of batches) {
-      while (this.#pending.length >= window) await this.#emitHead();
-      // Destroyed while waiting (aborted, or the consumer went away): submit nothing more.
-      if (this.destroyed) return;
-      this.#submit(lease, batch);
-    }
-    if (final) {
-      while (this.#pending.length > 0) await this.#emitHead();
-      this.#release();
-    } else {
-      this.#emitSettled(true);
-    }
-  }
-
-  #submit(lease: MarkdownPoolLease, batch: MarkdownBatch): void {
-    const pending: PendingBatch = { batch, done: Promise.resolve(), settled: false, blocks: [], error: undefined };
-    this.#pending.push(pending);
-    pending.done = lease.parse(batch).then(
-      (blocks) => {
-        pending.blocks = blocks;
-        pending.settled = true;
-        // Results are pushed as soon as they are next in line, not only when the writer writes again.
-        this.#emitSettled(false);
-      },
-      (error: unknown) => {
-        pending.error = error;
-        pending.settled = true;
-      },
-    );
-  }
-
-  /** Pushes the blocks of the settled batches at the head of the line; a failed one throws when `raise` is set. */
-  #emitSettled(raise: boolean): void {
-    for (let head = this.#pending[0]; head?.settled; head = this.#pending[0]) {
-      if (head.error !== undefined) {
-        if (!raise) return;
-        this.#pending.shift();
-        throw head.error;
-      }
-      this.#pending.shift();
-      this.#pushAll(this.#gaps.fill(head.batch, head.blocks));
-    }
-  }
-
-  /** Waits for the oldest batch in flight and pushes its blocks (and those of any settled batch behind it). */
-  async #emitHead(): Promise<void> {
-    await (this.#pending[0] as PendingBatch).done;
-    this.#emitSettled(true);
-  }
-
-  #release(): void {
-    this.#lease?.release();
-    this.#lease = null;
   }
 
   async #readDeferred(format: 'pdf' | 'transcript'): Promise<void> {
