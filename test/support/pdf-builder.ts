@@ -50,18 +50,52 @@ const FONTS: readonly [string, string][] = [
   ['F5', 'Times-Bold'],
 ];
 
+/** One indirect object: a body in PDF syntax (Latin-1), or a stream given as its dictionary entries and its bytes. */
+export type PdfObject = string | { readonly entries: string; readonly data: Uint8Array };
+
 /** A stream object: its dictionary entries and its data (Latin-1), compressed with FlateDecode when asked. */
-function streamObject(data: string | Uint8Array, compress: boolean, entries = ''): string {
+function streamObject(data: string | Uint8Array, compress: boolean, entries = ''): PdfObject {
   const raw = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
-  const body = compress ? deflateSync(raw) : raw;
-  const filter = compress ? ' /Filter /FlateDecode' : '';
-  return `<< /Length ${body.length}${filter}${entries} >>\nstream\n${body.toString('latin1')}\nendstream`;
+  return { entries: `${compress ? ' /Filter /FlateDecode' : ''}${entries}`, data: compress ? deflateSync(raw) : raw };
+}
+
+/**
+ * Writes numbered objects (object `i + 1` is `objects[i]`) as a PDF file with a correct cross-reference table and a
+ * trailer naming `root` as the catalog. Streams get their `/Length`. Bytes are written as they are, so a file of
+ * tens of megabytes never becomes one JavaScript string.
+ */
+export function serializePdf(objects: readonly PdfObject[], root: number, trailer = ''): Uint8Array {
+  const parts: Buffer[] = [];
+  let length = 0;
+  const write = (part: string | Uint8Array): void => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+    parts.push(bytes);
+    length += bytes.length;
+  };
+  write('%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n');
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    if (typeof body === 'string') {
+      write(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    } else {
+      write(`${i + 1} 0 obj\n<< /Length ${body.data.length}${body.entries} >>\nstream\n`);
+      write(body.data);
+      write('\nendstream\nendobj\n');
+    }
+  });
+  const xref = length;
+  const table = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`];
+  for (const offset of offsets) table.push(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  write(table.join(''));
+  write(`trailer\n<< /Size ${objects.length + 1} /Root ${root} 0 R${trailer} >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(parts, length));
 }
 
 /** Builds a PDF whose pages are given as content streams. Bytes are Latin-1. */
 export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): Uint8Array {
-  const objects: string[] = [];
-  const add = (body: string): number => {
+  const objects: PdfObject[] = [];
+  const add = (body: PdfObject): number => {
     objects.push(body);
     return objects.length;
   };
@@ -79,21 +113,11 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   const outlines = options.outline !== undefined && options.outline.length > 0 ? addOutline(options.outline, kids, add, objects) : null;
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlines === null ? '' : ` /Outlines ${outlines} 0 R /PageMode /UseOutlines`} >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  let out = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
+  return serializePdf(objects, catalog);
 }
 
 /** Adds the outline dictionary and its items (linked as siblings and children); returns the dictionary's number. */
-function addOutline(entries: readonly OutlineSpec[], kids: readonly number[], add: (body: string) => number, objects: string[]): number {
+function addOutline(entries: readonly OutlineSpec[], kids: readonly number[], add: (body: PdfObject) => number, objects: PdfObject[]): number {
   const root = add('');
   const level = (items: readonly OutlineSpec[], parent: number): { first: number; last: number; count: number } => {
     const ids = items.map(() => add(''));
