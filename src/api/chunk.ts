@@ -20,7 +20,7 @@ import type { Block, ChunkingResult } from '../types.js';
 export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize'>;
 
 /** Options of `chunkFile`. */
-export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers'>;
+export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers' | 'maxPdfSeconds' | 'maxPdfMemoryMb'>;
 
 /** What `chunkFile` returns: the chunks, their statistics, and the document text their offsets point into. */
 export interface ChunkFileResult extends ChunkingResult {
@@ -29,7 +29,7 @@ export interface ChunkFileResult extends ChunkingResult {
   readonly format: Exclude<InputFormat, 'auto'>;
 }
 
-const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'format', 'maxPdfBytes', 'password', 'workers']);
+const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'format', 'maxPdfBytes', 'password', 'workers', 'maxPdfSeconds', 'maxPdfMemoryMb']);
 
 /** Separates parse options from chunking options (each normalizer accepts only its own). */
 function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
