@@ -17,6 +17,8 @@ export interface CliParseOptions {
   password?: string;
   fatal?: boolean;
   maxPdfBytes?: number;
+  maxPdfSeconds?: number;
+  maxPdfMemoryMb?: number;
 }
 
 /** Everything a chunking run needs, validated. */
@@ -64,6 +66,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { group: 'Input', name: 'password', type: 'string', arg: 'TEXT', help: 'Password of encrypted PDFs', key: 'password' },
   { group: 'Input', name: 'fatal', type: 'boolean', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false', key: 'fatal' },
   { group: 'Input', name: 'max-pdf-bytes', type: 'string', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456', key: 'maxPdfBytes' },
+  { group: 'Input', name: 'timeout', type: 'string', arg: 'SECONDS', help: 'Seconds one PDF file may take to read; past them the file fails with ERR_PDF_LIMIT', default: '25', key: 'maxPdfSeconds' },
   { group: 'Output', name: 'out', short: 'o', type: 'string', arg: 'FILE', help: 'Write all chunks to FILE (renamed into place only when the whole run succeeds)', default: 'standard output' },
   { group: 'Output', name: 'out-dir', type: 'string', arg: 'DIR', help: 'Write one INPUT.jsonl per input under DIR (each renamed into place when its input succeeds)' },
   { group: 'Output', name: 'stats', type: 'boolean', help: 'Print a table of figures per file and in total on stderr after the run', default: 'false' },
@@ -94,8 +97,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { group: 'Run', name: 'version', short: 'v', type: 'boolean', help: 'Show the version' },
 ];
 
-const NUMERIC_KEYS = new Set(['maxSize', 'targetSize', 'minSize', 'overlap', 'fixedSize', 'turnsPerChunk', 'overlapTurns', 'maxPdfBytes']);
-const PARSE_KEYS = new Set(['password', 'fatal', 'maxPdfBytes']);
+const NUMERIC_KEYS = new Set(['maxSize', 'targetSize', 'minSize', 'overlap', 'fixedSize', 'turnsPerChunk', 'overlapTurns', 'maxPdfBytes', 'maxPdfSeconds']);
+const PARSE_KEYS = new Set(['password', 'fatal', 'maxPdfBytes', 'maxPdfSeconds', 'maxPdfMemoryMb']);
 /** Keys of `chunkstream.json` that are run settings rather than chunking options. */
 const RUN_KEYS = new Set(['format', 'out', 'outDir', 'stats', 'statsJson', 'quiet', 'jobs', 'unordered', 'failFast']);
 
