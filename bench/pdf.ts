@@ -50,10 +50,12 @@ function descendants() {
   while (todo.length > 0) { const pid = todo.pop(); out.push(pid); todo.push(...children(pid)); }
   return out;
 }
-/** CPU milliseconds of this process and its living descendants. */
+/** CPU milliseconds of this process, of its children that have exited (cutime, cstime), and of its living descendants. */
 function treeCpuMs() {
   const own = process.cpuUsage();
   let ms = (own.user + own.system) / 1000;
+  const self = readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
+  ms += (Number(self[13]) + Number(self[14])) * TICK_MS;
   for (const pid of descendants()) {
     try {
       const fields = readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ');

@@ -45,6 +45,7 @@ async function handle(request: SandboxRequest): Promise<void> {
     document = null;
     try {
       await open?.close();
+      (globalThis as { gc?: () => void }).gc?.();
     } finally {
       reply({ op: 'closed' });
     }
