@@ -178,7 +178,7 @@ const bytes = readFileSync(file);
 let kept = null;
 function start() {
   if (how.startsWith('worker')) {
-    const w = new Worker(dir + '/worker.mjs');
+    const w = new Worker(dir + '/worker.mjs', { execArgv: [] });
     return { run: (data) => new Promise((ok) => { w.once('message', ok); w.postMessage(data, [data.buffer]); }), end: () => w.terminate() };
   }
   const c = fork(dir + '/sandbox.mjs', [], { serialization: 'advanced', execArgv: [] });

@@ -170,10 +170,17 @@ function mergeRows(run: readonly PdfLine[]): PdfLine[] {
   let i = 0;
   while (i < sorted.length) {
     const first = sorted[i] as PdfLine;
+    // A table or an image stands alone in the reading order.
+    if (first.insert !== undefined) {
+      out.push(first);
+      i++;
+      continue;
+    }
     const row: PdfLine[] = [first];
     let j = i + 1;
     while (j < sorted.length) {
       const next = sorted[j] as PdfLine;
+      if (next.insert !== undefined) break;
       if (Math.abs(first.y - next.y) > 0.35 * Math.max(first.fontSize, next.fontSize)) break;
       row.push(next);
       j++;
@@ -217,6 +224,9 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       cells: current.cells + next.cells - (gapIsWide ? 0 : 1),
       chars,
       region: current.region,
+      ...(current.bold === true && next.bold === true ? { bold: true } : {}),
+      ...(current.textX !== undefined ? { textX: current.textX } : {}),
+      ...(current.figure === true && next.figure === true ? { figure: true } : {}),
     };
   }
   out.push(current);

@@ -23,7 +23,12 @@ interface LineDraft {
   fonts: Map<string, number>;
   sizes: Map<number, number>;
   mono: number;
+  bold: number;
   chars: number;
+  /** Runs appended so far, and where the second one started. */
+  runs: number;
+  secondX: number;
+  firstText: string;
 }
 
 /** Collapses whitespace and drops control characters that broken font encodings produce. */
@@ -76,7 +81,11 @@ function start(item: PdfTextItem, size: number): LineDraft {
     fonts: new Map(),
     sizes: new Map(),
     mono: 0,
+    bold: 0,
     chars: 0,
+    runs: 0,
+    secondX: NaN,
+    firstText: '',
   };
   append(line, item, size);
   return line;
@@ -91,6 +100,11 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
   line.text += str;
   line.right = Math.max(line.right, item.x + Math.max(0, item.width));
   line.eol = false;
+  if (str.trim() !== '') {
+    line.runs++;
+    if (line.runs === 1) line.firstText = str.trim();
+    else if (line.runs === 2) line.secondX = item.x;
+  }
   const n = str.replace(/\s+/g, '').length;
   if (n === 0) return;
   line.chars += n;
@@ -98,6 +112,7 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
   const rounded = roundSize(size);
   line.sizes.set(rounded, (line.sizes.get(rounded) ?? 0) + n);
   if (item.monospace === true) line.mono += n;
+  if (item.bold === true) line.bold += n;
 }
 
 function pushLine(out: PdfLine[], draft: LineDraft): void {
@@ -117,6 +132,9 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     cells: 1,
     chars: draft.chars,
     region: 0,
+    ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
+    // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
+    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX } : {}),
   });
 }
 

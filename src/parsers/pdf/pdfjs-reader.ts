@@ -10,9 +10,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { readGraphics, wantsGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
 import { MAX_PAGE_ITEMS, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
-import type { PdfTextItem } from './types.js';
+import type { PdfGraphics, PdfTextItem } from './types.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -20,6 +21,13 @@ type PdfPageProxy = Awaited<ReturnType<PdfDocumentProxy['getPage']>>;
 
 /** Most outline entries read; outlines beyond that are generated indexes, not headings. */
 const OUTLINE_CAP = 10_000;
+/**
+ * Most pages of a document whose operator list is read only to learn the names of fonts they use first. A font's
+ * name (`ABCDEF+Calibri-Bold`) tells bold text and one font loaded twice apart, but pdf.js gives it only with an
+ * operator list, which costs as much again as the text; fonts mostly appear on the first pages, and a document that
+ * keeps loading new ones (a font per page) is not worth reading twice.
+ */
+const FONT_LOOKUPS = 40;
 
 /** An error with the code the reader will raise, for the failures the adapter can name. */
 export class PdfReadError extends Error {
@@ -94,17 +102,27 @@ export async function openPdf(source: SandboxSource, password: string | undefine
   }
   const warnings: string[] = [];
   const outline = await readOutline(doc, warnings);
+  const fonts: FontLookups = { named: new Set(), lookups: 0 };
   return {
     pages: doc.numPages,
     outline,
     warnings,
-    page: (number) => readPage(doc, number, pdfjs),
+    page: (number) => readPage(doc, number, pdfjs, fonts),
     close: () => task.destroy(),
   };
 }
 
-/** The text items of one page, whether it is a scan, then releases the page. */
-async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs): Promise<SandboxPage> {
+/** The fonts of a document whose names were sent, and how many pages were read for names alone. */
+interface FontLookups {
+  readonly named: Set<string>;
+  lookups: number;
+}
+
+/**
+ * The text items of one page, and, when its text suggests a table or a figure, when it has no text (a scan?) or when
+ * it uses fonts not seen before, what its operator list draws and the names of its fonts; then releases the page.
+ */
+async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs, fonts: FontLookups): Promise<SandboxPage> {
   let page: PdfPageProxy;
   try {
     page = await doc.getPage(number);
@@ -125,6 +143,7 @@ async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs): Pr
       const t = item.transform as number[];
       const style = content.styles[item.fontName];
       const fontSize = Math.hypot(t[2] ?? 0, t[3] ?? 0) || item.height;
+      const angle = Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 1) * 180) / Math.PI);
       items.push({
         str: item.str,
         x: t[4] ?? 0,
@@ -135,37 +154,36 @@ async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs): Pr
         fontSize,
         hasEOL: item.hasEOL,
         monospace: style?.fontFamily === 'monospace',
+        ...(angle !== 0 ? { angle } : {}),
       });
       if (!text && /\S/.test(item.str)) text = true;
     }
-    const scanned = !text && (await paintsImages(page, pdfjs));
-    return { number, items, scanned, truncated };
+    const unnamed = Object.keys(content.styles).filter((id) => !fonts.named.has(id));
+    const forFonts = unnamed.length > 0 && fonts.lookups < FONT_LOOKUPS;
+    const wanted = !text || wantsGraphics(items);
+    if (!wanted && !forFonts) return { number, items, scanned: false, truncated };
+    if (!wanted) fonts.lookups++;
+    let graphics: PdfGraphics;
+    try {
+      const list = await page.getOperatorList();
+      graphics = readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes);
+    } catch {
+      // A page whose drawing cannot be listed: its text stands alone, and without text it is reported as a scan
+      // rather than lost silently.
+      return { number, items, scanned: !text, truncated };
+    }
+    const names: Record<string, string> = {};
+    for (const id of unnamed) {
+      const font = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: unknown } | null) : null;
+      if (typeof font?.name === 'string') names[id] = font.name;
+      fonts.named.add(id);
+    }
+    return { number, items, scanned: !text && graphics.images.length > 0, truncated, graphics, fonts: names };
   } catch (error) {
     if (error instanceof PdfReadError) throw error;
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
   } finally {
     page.cleanup();
-  }
-}
-
-/** True when a page without text paints an image (a scan); a blank page does not need OCR. */
-async function paintsImages(page: PdfPageProxy, pdfjs: PdfJs): Promise<boolean> {
-  const ops = pdfjs.OPS;
-  const painting = new Set<number>([
-    ops.paintImageXObject,
-    ops.paintInlineImageXObject,
-    ops.paintImageMaskXObject,
-    ops.paintImageXObjectRepeat,
-    ops.paintInlineImageXObjectGroup,
-    ops.paintImageMaskXObjectGroup,
-    ops.paintImageMaskXObjectRepeat,
-  ]);
-  try {
-    const list = await page.getOperatorList();
-    return list.fnArray.some((fn) => painting.has(fn));
-  } catch {
-    // A page whose content cannot be listed has no text either: report it as needing OCR rather than lose it silently.
-    return true;
   }
 }
 

@@ -20,7 +20,10 @@ import type { Block } from '../../types.js';
 export interface PdfInfo {
   /** Pages read. */
   readonly pages: number;
-  /** True when pages hold images but no text layer (scans): their text needs OCR and is not in the blocks. */
+  /**
+   * True when pages hold images but no text layer (scans), or text in fonts without a usable Unicode mapping: their
+   * text needs OCR and is not in the blocks.
+   */
   readonly needsOcr: boolean;
   readonly warnings: string[];
 }
@@ -105,7 +108,8 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
       next = number < pages ? session.page(number + 1) : null;
       if (page.scanned) scanned.push(number);
       if (page.truncated) truncated.push(number);
-      for (const block of assembler.write({ number, items: page.items })) yield block;
+      const input = { number, items: page.items, ...(page.graphics ? { graphics: page.graphics } : {}), ...(page.fonts ? { fonts: page.fonts } : {}) };
+      for (const block of assembler.write(input)) yield block;
     }
     for (const block of assembler.end()) yield block;
     warnings.push(...assembler.warnings());
@@ -118,7 +122,14 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
           'their text needs OCR and is not in the output',
       );
     }
-    onInfo?.({ pages, needsOcr: scanned.length > 0, warnings });
+    const unreadable = assembler.unreadablePages();
+    if (unreadable.length > 0) {
+      warnings.push(
+        `${unreadable.length} of ${pages} page${pages === 1 ? ' has' : 's have'} text in fonts without a usable Unicode mapping (${pageList(unreadable)}): ` +
+          'it reads as junk, so it is not in the output and needs OCR',
+      );
+    }
+    onInfo?.({ pages, needsOcr: scanned.length > 0 || unreadable.length > 0, warnings });
   } finally {
     await session.close();
   }

@@ -4,7 +4,7 @@
  * at a time; requests are answered in order.
  */
 import type { OutlineEntry } from './headings.js';
-import type { PdfTextItem } from './types.js';
+import type { PdfGraphics, PdfTextItem } from './types.js';
 
 /**
  * Most text runs taken from one page. A dense page (a directory, a map's labels) has a few thousand; past this a page
@@ -29,6 +29,10 @@ export interface SandboxPage {
   readonly scanned: boolean;
   /** The page had more text runs than the reader takes from one page; the rest were dropped. */
   readonly truncated: boolean;
+  /** What the page draws, when its operator list was read (its text suggested a table or a figure, or it had none). */
+  readonly graphics?: PdfGraphics;
+  /** Names of the fonts (`ABCDEF+Calibri-Bold`) that first appeared on this page, by the id its items carry. */
+  readonly fonts?: Readonly<Record<string, string>>;
 }
 
 /** Replies of the child, one per request; `ready` comes first, unasked, once pdf.js is loaded. */
