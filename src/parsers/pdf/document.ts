@@ -27,6 +27,7 @@ import { continuesParagraph, layoutPage, type Unit } from './layout.js';
 import { buildLines } from './lines.js';
 import { judgeReadability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
+import { looksTabular } from './graphics.js';
 import { findRuledTables } from './ruled-tables.js';
 import { delimiterRow, fillRuledTable, pipeRow, type TableGrid } from './tables.js';
 import { addWords, joinLines, joinLinesAt } from './text.js';
@@ -39,6 +40,7 @@ export const PDF_BLOCK_SEPARATOR = '\n\n';
 export interface PdfPageInput {
   /** 1-based page number. */
   readonly number: number;
+  /** The page's runs; the assembler takes them over (it sets their font's face on them). */
   readonly items: readonly PdfTextItem[];
   /** What the page draws, when it was read (tables, figures). */
   readonly graphics?: PdfGraphics;
@@ -59,6 +61,12 @@ export interface PdfAssemblerOptions {
 
 /** The assembler core, with the warnings it gathered. */
 export interface PdfAssembler extends Core<PdfPageInput, Block> {
+  /**
+   * True when what a page draws is worth reading before the page is written (its operator list costs about as much
+   * as its text): the page has no text (a scan?), its text looks like a table, or it brings fonts whose names would
+   * tell bold headings and one font loaded twice apart, while headings come from fonts.
+   */
+  needsGraphics(page: { readonly items: readonly PdfTextItem[] }): boolean;
   warnings(): string[];
   /** Pages whose text is unreadable (fonts without a Unicode mapping): they gave no text and need OCR. */
   unreadablePages(): number[];
@@ -74,6 +82,13 @@ const MAX_OPEN_ROWS = 2_000;
 const FURNITURE_MIN_PAGES = 3;
 /** Share of the outline entries at hand that must be found in their pages' text for the outline to give headings. */
 const OUTLINE_MIN_SHARE = 0.5;
+/**
+ * Most pages read only to learn the names of the fonts they bring. Fonts mostly appear on the first pages; a
+ * document that keeps loading new ones is not worth reading twice for them.
+ */
+const FONT_LOOKUPS = 12;
+/** Share of a page's characters that fonts not yet named must hold to be worth looking up. */
+const UNNAMED_SHARE = 0.05;
 /** Outline entries at hand before the outline is judged. */
 const OUTLINE_EVIDENCE = 3;
 /** A footnote or masthead is set at most this share of the body size. */
@@ -321,7 +336,28 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
     return null;
   };
 
+  const asked = new Set<string>();
+  let lookups = 0;
+
   return {
+    needsGraphics(page) {
+      const chars = new Map<string, number>();
+      let total = 0;
+      for (const item of page.items) {
+        const n = visibleLength(item.str);
+        if (n === 0) continue;
+        total += n;
+        chars.set(item.fontName, (chars.get(item.fontName) ?? 0) + n);
+      }
+      if (total === 0 || looksTabular(page.items)) return true;
+      if (outlineMode === true || lookups >= FONT_LOOKUPS) return false;
+      let unnamed = 0;
+      for (const [id, n] of chars) if (!asked.has(id) && !fonts.named(id)) unnamed += n;
+      if (unnamed < UNNAMED_SHARE * total) return false;
+      lookups++;
+      for (const id of chars.keys()) asked.add(id);
+      return true;
+    },
     write(input) {
       fonts.learn(input.fonts);
       const readability = judgeReadability(input.items);
@@ -331,7 +367,12 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
         for (const item of input.items) {
           if (readability.junkFonts.has(item.fontName)) continue;
           const face = fonts.face(item.fontName);
-          items.push({ ...item, fontName: face.key, monospace: face.monospace ?? item.monospace ?? false, ...(face.bold ? { bold: true } : {}) });
+          // The items were made for this page alone: they take their font's face in place rather than as copies.
+          const mutable = item as { fontName: string; monospace?: boolean; bold?: boolean };
+          mutable.fontName = face.key;
+          mutable.monospace = face.monospace ?? item.monospace ?? false;
+          if (face.bold) mutable.bold = true;
+          items.push(item);
         }
       }
       // A page whose text is drawn turned (for a page turned back in its viewer) is read in the frame of its text.
@@ -393,6 +434,16 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
     },
     unreadablePages: () => [...unreadable],
   };
+}
+
+/** Characters of a string other than whitespace, counted without making a trimmed copy. */
+function visibleLength(str: string): number {
+  let n = 0;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 0xa0) n++;
+  }
+  return n;
 }
 
 /** A line without text that stands in the reading order for a table (its index) or an image (-1). */

@@ -34,6 +34,8 @@ export interface FontRegistry {
   learn(names: Readonly<Record<string, string>> | undefined): void;
   /** The face of a font id. */
   face(id: string): FontFace;
+  /** True when the name of a font id is known. */
+  named(id: string): boolean;
 }
 
 /** Most font ids remembered; a document that loads more fonts than this keeps comparing the rest by id. */
@@ -52,6 +54,7 @@ export function createFontRegistry(): FontRegistry {
         faces.delete(id);
       }
     },
+    named: (id) => names.has(id),
     face(id) {
       let face = faces.get(id);
       if (face === undefined) {

@@ -4,8 +4,8 @@
  * of other vector drawings (curves, slanted lines: figures). The current transformation matrix is tracked through
  * `q`/`Q`, `cm` and form XObjects, so every box is in page space, like the text items.
  *
- * An operator list is expensive (about as much again as the text content), so `wantsGraphics` tells from a page's
- * text alone whether it may hold a table or a figure worth it.
+ * An operator list is expensive (about as much again as the text content), so `looksTabular` tells from a page's
+ * text alone whether it may hold a table worth it.
  */
 import type { PdfBox, PdfGraphics, PdfRule, PdfTextItem } from './types.js';
 
@@ -230,43 +230,51 @@ function near(a: readonly [number, number], b: readonly [number, number]): boole
   return Math.abs(a[0] - b[0]) <= STRAIGHT && Math.abs(a[1] - b[1]) <= STRAIGHT;
 }
 
-/** Rows of text a page needs before a table is suspected: cells on three baselines or more. */
+/** Rows of three cells or more a page needs before a table is suspected. */
 const TABLE_ROWS = 3;
+/** Cell edges closer than this (points) are one column edge. */
+const COLUMN_SLACK = 3;
 
 /**
- * True when the text of a page suggests a table or a figure, so that its operator list is worth reading: three
- * baselines or more that hold several short runs apart from one another (cells, or the labels of a figure). Prose
- * set in one or two columns has one run per line and column, or runs that touch.
+ * True when the text of a page suggests a table, so that its drawing (the rulings) is worth reading: three
+ * baselines or more that each hold three cells or more (runs apart by more than one and a half font sizes), whose
+ * edges line up in columns from one row to the next. Prose in one or two columns has at most two cells a line, and
+ * inline formulas, which leave gaps too, do not line up.
  */
-export function wantsGraphics(items: readonly PdfTextItem[]): boolean {
+export function looksTabular(items: readonly PdfTextItem[]): boolean {
   const rows = new Map<number, PdfTextItem[]>();
-  let left = Infinity;
-  let right = -Infinity;
   for (const item of items) {
-    if (item.str.trim() === '') continue;
+    if (item.str.trim() === '' || (item.angle ?? 0) !== 0) continue;
     const key = Math.round(item.y / 2);
     const row = rows.get(key);
     if (row === undefined) rows.set(key, [item]);
     else row.push(item);
-    left = Math.min(left, item.x);
-    right = Math.max(right, item.x + item.width);
   }
-  const width = right - left;
-  if (!(width > 0)) return false;
+  const edges = new Map<number, number>();
   let tabular = 0;
   for (const row of rows.values()) {
-    if (row.length < 2) continue;
+    if (row.length < 3) continue;
     row.sort((a, b) => a.x - b.x);
-    let cells = 1;
-    let short = 0;
-    for (let k = 0; k < row.length; k++) {
-      const item = row[k] as PdfTextItem;
-      if (item.width < 0.25 * width) short++;
-      const previous = row[k - 1];
-      if (previous !== undefined && item.x - (previous.x + previous.width) > 1.2 * item.fontSize) cells++;
+    const cells: [number, number][] = [];
+    for (const item of row) {
+      const last = cells[cells.length - 1];
+      if (last !== undefined && item.x - last[1] <= 1.5 * item.fontSize) last[1] = Math.max(last[1], item.x + item.width);
+      else cells.push([item.x, item.x + item.width]);
     }
-    if (cells >= 2 && short >= 2) tabular++;
-    if (tabular >= TABLE_ROWS) return true;
+    if (cells.length < 3) continue;
+    tabular++;
+    // Left and right edges both: text columns line up on the left, figures on the right.
+    const seen = new Set<number>();
+    for (const [left, right] of cells) {
+      for (const edge of [Math.round(left / COLUMN_SLACK), -Math.round(right / COLUMN_SLACK) - 1]) {
+        if (seen.has(edge)) continue;
+        seen.add(edge);
+        edges.set(edge, (edges.get(edge) ?? 0) + 1);
+      }
+    }
   }
-  return false;
+  if (tabular < TABLE_ROWS) return false;
+  let aligned = 0;
+  for (const count of edges.values()) if (count >= TABLE_ROWS) aligned++;
+  return aligned >= 3;
 }

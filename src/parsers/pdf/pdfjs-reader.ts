@@ -10,10 +10,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { readGraphics, wantsGraphics, type OperatorCodes } from './graphics.js';
+import { readGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
-import { MAX_PAGE_ITEMS, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
-import type { PdfGraphics, PdfTextItem } from './types.js';
+import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
+import type { PdfTextItem } from './types.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -21,13 +21,8 @@ type PdfPageProxy = Awaited<ReturnType<PdfDocumentProxy['getPage']>>;
 
 /** Most outline entries read; outlines beyond that are generated indexes, not headings. */
 const OUTLINE_CAP = 10_000;
-/**
- * Most pages of a document whose operator list is read only to learn the names of fonts they use first. A font's
- * name (`ABCDEF+Calibri-Bold`) tells bold text and one font loaded twice apart, but pdf.js gives it only with an
- * operator list, which costs as much again as the text; fonts mostly appear on the first pages, and a document that
- * keeps loading new ones (a font per page) is not worth reading twice.
- */
-const FONT_LOOKUPS = 40;
+/** Pages kept open after their text was read, for the reader to ask what they draw. */
+const OPEN_PAGES = 3;
 
 /** An error with the code the reader will raise, for the failures the adapter can name. */
 export class PdfReadError extends Error {
@@ -58,8 +53,10 @@ export interface OpenedPdf {
   readonly pages: number;
   readonly outline: OutlineEntry[];
   readonly warnings: string[];
-  /** Reads one page (1-based) and releases it. */
+  /** Reads the text of one page (1-based); the page stays open a little, for `graphics`. */
   page(number: number): Promise<SandboxPage>;
+  /** Reads what a page draws (its operator list) and the names of its fonts, then releases the page. */
+  graphics(number: number): Promise<SandboxGraphics>;
   close(): Promise<void>;
 }
 
@@ -102,37 +99,53 @@ export async function openPdf(source: SandboxSource, password: string | undefine
   }
   const warnings: string[] = [];
   const outline = await readOutline(doc, warnings);
-  const fonts: FontLookups = { named: new Set(), lookups: 0 };
+  const open = new Map<number, PdfPageProxy>();
+  const release = (number: number): void => {
+    open.get(number)?.cleanup();
+    open.delete(number);
+  };
   return {
     pages: doc.numPages,
     outline,
     warnings,
-    page: (number) => readPage(doc, number, pdfjs, fonts),
+    async page(number) {
+      const page = await getPage(doc, number);
+      open.set(number, page);
+      // Pages the reader did not ask more of are released as it moves on.
+      for (const n of open.keys()) if (open.size > OPEN_PAGES && n !== number) release(n);
+      try {
+        return await readText(page, number);
+      } catch (error) {
+        release(number);
+        throw error;
+      }
+    },
+    async graphics(number) {
+      const page = open.get(number) ?? (await getPage(doc, number));
+      open.set(number, page);
+      try {
+        return await readDrawing(page, number, pdfjs);
+      } finally {
+        release(number);
+      }
+    },
     close: () => task.destroy(),
   };
 }
 
-/** The fonts of a document whose names were sent, and how many pages were read for names alone. */
-interface FontLookups {
-  readonly named: Set<string>;
-  lookups: number;
-}
-
-/**
- * The text items of one page, and, when its text suggests a table or a figure, when it has no text (a scan?) or when
- * it uses fonts not seen before, what its operator list draws and the names of its fonts; then releases the page.
- */
-async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs, fonts: FontLookups): Promise<SandboxPage> {
-  let page: PdfPageProxy;
+async function getPage(doc: PdfDocumentProxy, number: number): Promise<PdfPageProxy> {
   try {
-    page = await doc.getPage(number);
+    return await doc.getPage(number);
   } catch (error) {
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
   }
+}
+
+/** The text items of one page. */
+async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage> {
   try {
     const content = await page.getTextContent();
     const items: PdfTextItem[] = [];
-    let text = false;
     let truncated = false;
     for (const item of content.items) {
       if (!('str' in item)) continue;
@@ -156,35 +169,33 @@ async function readPage(doc: PdfDocumentProxy, number: number, pdfjs: PdfJs, fon
         monospace: style?.fontFamily === 'monospace',
         ...(angle !== 0 ? { angle } : {}),
       });
-      if (!text && /\S/.test(item.str)) text = true;
     }
-    const unnamed = Object.keys(content.styles).filter((id) => !fonts.named.has(id));
-    const forFonts = unnamed.length > 0 && fonts.lookups < FONT_LOOKUPS;
-    const wanted = !text || wantsGraphics(items);
-    if (!wanted && !forFonts) return { number, items, scanned: false, truncated };
-    if (!wanted) fonts.lookups++;
-    let graphics: PdfGraphics;
-    try {
-      const list = await page.getOperatorList();
-      graphics = readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes);
-    } catch {
-      // A page whose drawing cannot be listed: its text stands alone, and without text it is reported as a scan
-      // rather than lost silently.
-      return { number, items, scanned: !text, truncated };
-    }
-    const names: Record<string, string> = {};
-    for (const id of unnamed) {
-      const font = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: unknown } | null) : null;
-      if (typeof font?.name === 'string') names[id] = font.name;
-      fonts.named.add(id);
-    }
-    return { number, items, scanned: !text && graphics.images.length > 0, truncated, graphics, fonts: names };
+    return { number, items, truncated };
   } catch (error) {
-    if (error instanceof PdfReadError) throw error;
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
-  } finally {
-    page.cleanup();
   }
+}
+
+/** What a page draws, and the names of the fonts its text used (pdf.js knows them once it has listed the page). */
+async function readDrawing(page: PdfPageProxy, number: number, pdfjs: PdfJs): Promise<SandboxGraphics> {
+  let list: Awaited<ReturnType<PdfPageProxy['getOperatorList']>>;
+  try {
+    list = await page.getOperatorList();
+  } catch {
+    // A page whose drawing cannot be listed: its text stands alone, and without text it counts as a scan rather
+    // than being lost silently.
+    return { number, graphics: { rules: [], images: [], drawings: [], unlisted: true }, fonts: {} };
+  }
+  const graphics = readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes);
+  const fonts: Record<string, string> = {};
+  for (let i = 0; i < list.fnArray.length; i++) {
+    if (list.fnArray[i] !== pdfjs.OPS.setFont) continue;
+    const id = (list.argsArray[i] as unknown[] | null)?.[0];
+    if (typeof id !== 'string' || id in fonts) continue;
+    const font = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: unknown } | null) : null;
+    if (typeof font?.name === 'string') fonts[id] = font.name;
+  }
+  return { number, graphics, fonts };
 }
 
 /** Outline entries with the page each points to; entries that cannot be resolved are skipped. */

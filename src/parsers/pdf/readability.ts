@@ -15,9 +15,13 @@ const CONTROL_SHARE = 0.3;
 /** A page whose unreadable fonts hold more than this share of its characters is unreadable as a whole. */
 const PAGE_SHARE = 0.5;
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u;
-const SYMBOL = /[!-/:-@[-`{-~\ue000-\uf8ff\ufffd]/u;
+/** 0 for a space, 1 for an ordinary character, 2 for an ASCII symbol, private-use or replacement character, 3 for a control character. */
+function kind(code: number): number {
+  if (code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0) return 0;
+  if (code < 32 || code === 127) return 3;
+  if (code < 127) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ? 1 : 2;
+  return (code >= 0xe000 && code <= 0xf8ff) || code === 0xfffd ? 2 : 1;
+}
 
 /** Which fonts of a page give unreadable text, and whether the page as a whole is unreadable. */
 export interface Readability {
@@ -33,15 +37,17 @@ export function judgeReadability(items: readonly PdfTextItem[]): Readability {
   let total = 0;
   for (const item of items) {
     let c = counts.get(item.fontName);
-    for (const ch of item.str) {
-      if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\u00a0') continue;
+    const str = item.str;
+    for (let i = 0; i < str.length; i++) {
+      const k = kind(str.charCodeAt(i));
+      if (k === 0) continue;
       if (c === undefined) counts.set(item.fontName, (c = { chars: 0, junk: 0, control: 0 }));
       c.chars++;
       total++;
-      if (CONTROL.test(ch)) {
+      if (k === 3) {
         c.control++;
         c.junk++;
-      } else if (SYMBOL.test(ch)) c.junk++;
+      } else if (k === 2) c.junk++;
     }
   }
   const junkFonts = new Set<string>();

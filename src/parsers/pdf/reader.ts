@@ -10,9 +10,9 @@
  */
 import { resolve } from 'node:path';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
-import { createPdfAssembler, PDF_BLOCK_SEPARATOR } from './document.js';
+import { createPdfAssembler, PDF_BLOCK_SEPARATOR, type PdfPageInput } from './document.js';
 import { openPdfSession } from './sandbox.js';
-import { MAX_PAGE_ITEMS, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
+import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
 import { ChunkError } from '../../errors.js';
 import type { Block } from '../../types.js';
 
@@ -104,11 +104,23 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
         if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield block;
         throw error;
       }
+      // What the page draws is read only when its text calls for it (a table, no text, fonts to name).
+      const drawing = assembler.needsGraphics(page) ? session.graphics(number) : null;
       // The sandbox reads the next page while this one is laid out and its blocks are consumed.
       next = number < pages ? session.page(number + 1) : null;
-      if (page.scanned) scanned.push(number);
+      let input: PdfPageInput = { number, items: page.items };
+      if (drawing !== null) {
+        let read: SandboxGraphics;
+        try {
+          read = await drawing;
+        } catch (error) {
+          if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield block;
+          throw error;
+        }
+        input = { ...input, graphics: read.graphics, fonts: read.fonts };
+        if (!page.items.some((i) => /\S/.test(i.str)) && (read.graphics.images.length > 0 || read.graphics.unlisted === true)) scanned.push(number);
+      }
       if (page.truncated) truncated.push(number);
-      const input = { number, items: page.items, ...(page.graphics ? { graphics: page.graphics } : {}), ...(page.fonts ? { fonts: page.fonts } : {}) };
       for (const block of assembler.write(input)) yield block;
     }
     for (const block of assembler.end()) yield block;

@@ -33,10 +33,11 @@ async function handle(request: SandboxRequest): Promise<void> {
     } catch (error) {
       reply(failure(error));
     }
-  } else if (request.op === 'page') {
+  } else if (request.op === 'page' || request.op === 'graphics') {
     if (document === null) return reply({ op: 'failed', code: 'ERR_INTERNAL', message: 'No PDF is open' });
     try {
-      reply({ op: 'page', ...(await document.page(request.number)) });
+      if (request.op === 'page') reply({ op: 'page', ...(await document.page(request.number)) });
+      else reply({ op: 'graphics', ...(await document.graphics(request.number)) });
     } catch (error) {
       reply(failure(error, request.number));
     }
@@ -45,7 +46,6 @@ async function handle(request: SandboxRequest): Promise<void> {
     document = null;
     try {
       await open?.close();
-      (globalThis as { gc?: () => void }).gc?.();
     } finally {
       reply({ op: 'closed' });
     }

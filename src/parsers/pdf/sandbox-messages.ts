@@ -19,20 +19,23 @@ export type SandboxSource = { readonly path: string } | { readonly data: Uint8Ar
 export type SandboxRequest =
   | { readonly op: 'open'; readonly source: SandboxSource; readonly password: string | undefined }
   | { readonly op: 'page'; readonly number: number }
+  | { readonly op: 'graphics'; readonly number: number }
   | { readonly op: 'close' };
 
-/** What one page holds, as the reader needs it. */
+/** The text of one page. */
 export interface SandboxPage {
   readonly number: number;
   readonly items: PdfTextItem[];
-  /** The page paints images but has no text (a scan). */
-  readonly scanned: boolean;
   /** The page had more text runs than the reader takes from one page; the rest were dropped. */
   readonly truncated: boolean;
-  /** What the page draws, when its operator list was read (its text suggested a table or a figure, or it had none). */
-  readonly graphics?: PdfGraphics;
-  /** Names of the fonts (`ABCDEF+Calibri-Bold`) that first appeared on this page, by the id its items carry. */
-  readonly fonts?: Readonly<Record<string, string>>;
+}
+
+/** What one page draws (from its operator list), and the names of the fonts it uses. */
+export interface SandboxGraphics {
+  readonly number: number;
+  readonly graphics: PdfGraphics;
+  /** Names of the page's fonts (`ABCDEF+Calibri-Bold`), by the id its items carry. */
+  readonly fonts: Readonly<Record<string, string>>;
 }
 
 /** Replies of the child, one per request; `ready` comes first, unasked, once pdf.js is loaded. */
@@ -40,5 +43,6 @@ export type SandboxReply =
   | { readonly op: 'ready' }
   | { readonly op: 'opened'; readonly pages: number; readonly outline: OutlineEntry[]; readonly warnings: string[] }
   | ({ readonly op: 'page' } & SandboxPage)
+  | ({ readonly op: 'graphics' } & SandboxGraphics)
   | { readonly op: 'closed' }
   | { readonly op: 'failed'; readonly code: string; readonly message: string; readonly page?: number };

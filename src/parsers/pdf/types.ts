@@ -46,6 +46,8 @@ export interface PdfGraphics {
   readonly drawings: readonly PdfBox[];
   /** The page drew more than `MAX_PAGE_GRAPHICS` of them; the rest were not read. */
   readonly truncated?: boolean;
+  /** pdf.js could not list what the page draws: nothing is known of it. */
+  readonly unlisted?: boolean;
 }
 
 /** A line (or, before column ordering, a fragment of one) of a page. */
