@@ -35,7 +35,7 @@ export interface ParseOptions {
    * stream fails with `ERR_PDF_LIMIT`, after the blocks of the pages read before. Wall-clock time. Default 25.
    */
   maxPdfSeconds?: number;
-  /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 256. */
+  /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 512. */
   maxPdfMemoryMb?: number;
   /** Aborting ends the stream with an `AbortError`. */
   signal?: AbortSignal;
@@ -224,11 +224,12 @@ export const DEFAULT_BATCH_SIZE = 8 * 1024;
 export const DEFAULT_PDF_SECONDS = 25;
 /**
  * Default memory budget of the process reading one PDF. Node and pdf.js take some 90 MB before a page is read and
- * the file is held whole; the largest of the corpus PDFs peaked at about 160 MB, as did a generated 3,200-page
- * file of 15 MB. A decompression bomb is stopped here, a little past it at worst (the watchdog reads the process's
- * resident size every few milliseconds).
+ * the file is held whole; a 352-page book peaked at about 160 MB in a fresh process and at 240–260 MB in one that
+ * had read it before (what a document leaves is reused, not returned), a generated 3,200-page file of 15 MB at
+ * 190 MB. Twice that leaves room for larger books. A decompression bomb is stopped here, a little past it at worst
+ * (the watchdog reads the process's resident size every few milliseconds).
  */
-export const DEFAULT_PDF_MEMORY_MB = 256;
+export const DEFAULT_PDF_MEMORY_MB = 512;
 /** Less than this does not even hold Node and pdf.js. */
 const MIN_PDF_MEMORY_MB = 96;
 

@@ -230,42 +230,69 @@ function near(a: readonly [number, number], b: readonly [number, number]): boole
   return Math.abs(a[0] - b[0]) <= STRAIGHT && Math.abs(a[1] - b[1]) <= STRAIGHT;
 }
 
-/** Rows of three cells or more a page needs before a table is suspected. */
+/** Consecutive rows of three cells or more a page needs before a table is suspected. */
 const TABLE_ROWS = 3;
 /** Cell edges closer than this (points) are one column edge. */
 const COLUMN_SLACK = 3;
 
+/** Letters and digits in a string, up to `enough`. */
+function alphanumerics(text: string, enough: number): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n < enough; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0xbf) n++;
+  }
+  return n;
+}
+
 /**
  * True when the text of a page suggests a table, so that its drawing (the rulings) is worth reading: three
- * baselines or more that each hold three cells or more (runs apart by more than one and a half font sizes), whose
- * edges line up in columns from one row to the next. Prose in one or two columns has at most two cells a line, and
- * inline formulas, which leave gaps too, do not line up.
+ * consecutive baselines or more that each hold three cells or more (runs apart by more than one and a half font
+ * sizes), two of them at least with a word or a figure in them, whose edges line up in columns from one row to the
+ * next. Only a line of prose (a run wider than two fifths of the page's text) ends such a run of rows: a table's
+ * sparser rows (a first column set between two lines of the others) do not. Prose in one or two columns has at most
+ * two cells a line, and the symbols a formula scatters over its lines are neither words nor in consecutive rows.
  */
 export function looksTabular(items: readonly PdfTextItem[]): boolean {
   const rows = new Map<number, PdfTextItem[]>();
+  let left = Infinity;
+  let right = -Infinity;
   for (const item of items) {
     if (item.str.trim() === '' || (item.angle ?? 0) !== 0) continue;
     const key = Math.round(item.y / 2);
     const row = rows.get(key);
     if (row === undefined) rows.set(key, [item]);
     else row.push(item);
+    left = Math.min(left, item.x);
+    right = Math.max(right, item.x + item.width);
   }
+  const prose = 0.4 * (right - left);
   const edges = new Map<number, number>();
-  let tabular = 0;
-  for (const row of rows.values()) {
-    if (row.length < 3) continue;
+  let run = 0;
+  let best = 0;
+  for (const key of [...rows.keys()].sort((a, b) => b - a)) {
+    const row = rows.get(key) as PdfTextItem[];
+    const cells: { left: number; right: number; text: string }[] = [];
     row.sort((a, b) => a.x - b.x);
-    const cells: [number, number][] = [];
-    for (const item of row) {
-      const last = cells[cells.length - 1];
-      if (last !== undefined && item.x - last[1] <= 1.5 * item.fontSize) last[1] = Math.max(last[1], item.x + item.width);
-      else cells.push([item.x, item.x + item.width]);
+    {
+      for (const item of row) {
+        const last = cells[cells.length - 1];
+        if (last !== undefined && item.x - last.right <= 1.5 * item.fontSize) {
+          last.right = Math.max(last.right, item.x + item.width);
+          last.text += item.str;
+        } else cells.push({ left: item.x, right: item.x + item.width, text: item.str });
+      }
     }
-    if (cells.length < 3) continue;
-    tabular++;
+    const worded = cells.filter((c) => alphanumerics(c.text, 2) >= 2).length;
+    if (cells.length < 3 || worded < 2) {
+      if (cells.some((c) => c.right - c.left > prose)) run = 0;
+      continue;
+    }
+    run++;
+    best = Math.max(best, run);
     // Left and right edges both: text columns line up on the left, figures on the right.
     const seen = new Set<number>();
-    for (const [left, right] of cells) {
+    for (const { left, right } of cells) {
       for (const edge of [Math.round(left / COLUMN_SLACK), -Math.round(right / COLUMN_SLACK) - 1]) {
         if (seen.has(edge)) continue;
         seen.add(edge);
@@ -273,7 +300,7 @@ export function looksTabular(items: readonly PdfTextItem[]): boolean {
       }
     }
   }
-  if (tabular < TABLE_ROWS) return false;
+  if (best < TABLE_ROWS) return false;
   let aligned = 0;
   for (const count of edges.values()) if (count >= TABLE_ROWS) aligned++;
   return aligned >= 3;

@@ -4,7 +4,7 @@
  * when a document goes past its limits; nothing here needs to police itself. It exits when the reader goes away.
  */
 import { loadPdfjs, openPdf, PdfReadError, type OpenedPdf } from './pdfjs-reader.js';
-import type { SandboxReply, SandboxRequest } from './sandbox-messages.js';
+import { packItems, type SandboxReply, type SandboxRequest } from './sandbox-messages.js';
 
 let document: OpenedPdf | null = null;
 /** Requests are handled one after the other, in the order they came. */
@@ -36,7 +36,10 @@ async function handle(request: SandboxRequest): Promise<void> {
   } else if (request.op === 'page' || request.op === 'graphics') {
     if (document === null) return reply({ op: 'failed', code: 'ERR_INTERNAL', message: 'No PDF is open' });
     try {
-      if (request.op === 'page') reply({ op: 'page', ...(await document.page(request.number)) });
+      if (request.op === 'page') {
+        const page = await document.page(request.number);
+        reply({ op: 'page', number: page.number, packed: packItems(page.items), truncated: page.truncated });
+      }
       else reply({ op: 'graphics', ...(await document.graphics(request.number)) });
     } catch (error) {
       reply(failure(error, request.number));

@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChunkError, type ChunkErrorCode } from '../../errors.js';
 import type { OutlineEntry } from './headings.js';
-import type { SandboxGraphics, SandboxPage, SandboxReply, SandboxRequest, SandboxSource } from './sandbox-messages.js';
+import { unpackItems, type SandboxGraphics, type SandboxPage, type SandboxReply, type SandboxRequest, type SandboxSource } from './sandbox-messages.js';
 
 /** The budget of one document. */
 export interface PdfLimits {
@@ -69,10 +69,11 @@ const IDLE_MS = 3000;
 const MAX_IDLE = 2;
 /**
  * A sandbox that ended a document above this share of its memory budget is not reused. What a closed document
- * leaves behind is memory V8 and malloc hand out again before asking for more, so the next document only grows the
- * resident size past it if it needs more itself; a process close to the budget is ended all the same.
+ * leaves behind is memory V8 and malloc hand out again before asking for more, so the next document grows the
+ * resident size past it only if it needs more itself, as it would in a fresh process; a process that grew far into
+ * its budget is ended all the same. (Ending it costs the next document a new process: some 400 ms of CPU.)
  */
-const REUSE_MEMORY_SHARE = 0.75;
+const REUSE_MEMORY_SHARE = 0.6;
 
 /** Sandboxes spawned so far and idle now, for tests. */
 export function sandboxStats(): { spawned: number; idle: number } {
@@ -136,7 +137,7 @@ export async function openPdfSession(source: SandboxSource, options: PdfSessionO
       try {
         const reply = await pending;
         if (reply.op !== 'page') throw replyError(reply);
-        return reply;
+        return { number: reply.number, items: unpackItems(reply.packed), truncated: reply.truncated };
       } finally {
         requested.delete(number);
       }
@@ -252,15 +253,24 @@ const PAGE_BYTES: number | null = (() => {
 })();
 
 /**
- * V8 flags of a sandbox. Where the watchdog reads the process's resident size, that is the budget, and the heap is
- * left room: V8 collects far more often as its heap nears its cap, and a cap at the budget was measured to cost a
- * third more CPU on a 14-page paper. Elsewhere the heap cap is the only budget there is. A 32 MB young generation
- * lets pdf.js's many short-lived objects die there (fewer scavenges, some 10–20% less CPU in those runs).
+ * V8 flags of a sandbox. Its heap is capped below the budget by room for what is not heap (Node and pdf.js code,
+ * the young generation, the file and its buffers), so that V8 collects before the resident size reaches the budget;
+ * its first limit is set at three quarters of the cap, since V8 derives it from the cap and a small one made it
+ * collect far more often than reading a book needs. (A full collection after each document, to start the next one
+ * clean, was measured to cost 100 ms and more: the cap bounds what is left behind instead.)
  */
 function heapFlags(memoryMb: number): string[] {
-  const old = PAGE_BYTES === null ? memoryMb : Math.max(4096, 2 * memoryMb);
-  return [`--max-old-space-size=${old}`, '--max-semi-space-size=32'];
+  const cap = Math.max(64, Math.min(MAX_HEAP_MB, memoryMb - HEAP_HEADROOM_MB));
+  return [`--max-old-space-size=${cap}`, `--initial-old-space-size=${Math.round(cap * 0.75)}`];
 }
+
+/** What a sandbox holds besides its old generation, in MB: Node, pdf.js's code, the young generation, the file. */
+const HEAP_HEADROOM_MB = 96;
+/**
+ * Largest heap cap, in MB, whatever the budget: with more, V8 lets garbage pile up as far as the cap allows, and a
+ * sandbox reading books would sit at hundreds of megabytes for nothing.
+ */
+const MAX_HEAP_MB = 320;
 
 /** Most of a sandbox's standard error kept, for the message of an unexpected exit. */
 const STDERR_TAIL = 2048;
