@@ -44,9 +44,15 @@ export function levelled(items: readonly PdfTextItem[]): PdfTextItem[] {
 /** A quarter turn a page's text may be set at. */
 export type QuarterTurn = 0 | 90 | 180 | 270;
 
+/** Share of a page's characters that must read in another direction for the page to be read in it. */
+const TURNED_SHARE = 0.75;
+/** Fewest characters of a page turned that way: a title page's stamp may outweigh its title. */
+const TURNED_MIN_CHARS = 200;
+
 /**
- * The direction most of a page's characters read in, as a quarter turn: a page turned in its viewer (`/Rotate 90`)
- * whose content is drawn turned the other way reads at 90° in page space, and is to be read in that frame.
+ * The direction a page is read in, as a quarter turn: a page turned in its viewer (`/Rotate 90`) whose content is
+ * drawn turned the other way reads at 90° in page space, and is to be read in that frame. A page turns only when
+ * most of its text (three quarters, and enough of it) reads that way.
  */
 export function pageDirection(items: readonly PdfTextItem[]): QuarterTurn {
   const chars = [0, 0, 0, 0];
@@ -57,6 +63,9 @@ export function pageDirection(items: readonly PdfTextItem[]): QuarterTurn {
   }
   let best = 0;
   for (let q = 1; q < 4; q++) if ((chars[q] as number) > (chars[best] as number)) best = q;
+  const total = chars.reduce((a, b) => a + b, 0);
+  const turned = chars[best] as number;
+  if (best === 0 || turned < TURNED_MIN_CHARS || turned < TURNED_SHARE * total) return 0;
   return (best * 90) as QuarterTurn;
 }
 
