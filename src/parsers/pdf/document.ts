@@ -91,6 +91,10 @@ const FONT_LOOKUPS = 3;
 const FONT_LOOKUP_PAGES = 10;
 /** Share of a page's characters that fonts not yet named must hold to be worth looking up. */
 const UNNAMED_SHARE = 0.05;
+/** Text of a line that is only a stray mark or two. */
+const STRAY = /^[.,;:·'"`´_~\-–—]{1,2}$/u;
+/** Fewest outline entries for an outline to give headings: one or two bookmarks (a file name, a title) are a stub. */
+const OUTLINE_MIN_ENTRIES = 3;
 /** Outline entries at hand before the outline is judged. */
 const OUTLINE_EVIDENCE = 3;
 /** A footnote or masthead is set at most this share of the body size. */
@@ -131,8 +135,10 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
     else list.push(entry);
   }
   /** Whether the outline gives the headings: undecided until pages with entries are at hand. */
-  let outlineMode: boolean | null = outline.size > 0 ? null : false;
-  let outlineVerdict: string | null = null;
+  const entryTotal = options.outline?.length ?? 0;
+  let outlineMode: boolean | null = entryTotal >= OUTLINE_MIN_ENTRIES ? null : false;
+  let outlineVerdict: string | null =
+    entryTotal > 0 && entryTotal < OUTLINE_MIN_ENTRIES ? `The outline has only ${entryTotal} entr${entryTotal === 1 ? 'y' : 'ies'}: headings come from fonts` : null;
   let carried: OutlineEntry[] = [];
   const missing: string[] = [];
   const unreadable: number[] = [];
@@ -265,7 +271,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
   };
 
   const processPage = (page: PendingPage): Block[] => {
-    const kept = page.lines.filter((l) => !furniture.isFurniture(page.number, l));
+    // A line of a stray mark or two (a dot left from a figure) bridges gaps that tell paragraphs and headings apart.
+    const kept = page.lines.filter((l) => !furniture.isFurniture(page.number, l) && !STRAY.test(l.text));
     const bodySize = stats.bodySize();
     const { body, peripheral } = splitPeripheral(kept, bodySize);
     const inserts: PdfLine[] = [...page.tables.map((t, i) => placeholder(t.box, i, t.fontSize)), ...page.images.map((b) => placeholder(b, -1, 0))];

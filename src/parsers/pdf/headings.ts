@@ -150,6 +150,9 @@ export function numberingDepth(text: string): Depth | null {
   return null;
 }
 
+/** Longest heading set at the body size in another face. */
+const BODY_HEADING_CHARS = 80;
+
 /** Ratios to the body size from which a larger line is a heading of depth 1, 2 and 3. */
 const SIZE_STEPS: readonly [number, Depth][] = [
   [1.7, 1],
@@ -171,8 +174,9 @@ export function fontHeadingDepth(line: PdfLine, cues: HeadingCues): Depth | null
     return numbered === null ? sized : (Math.min(6, numbered + (ranks as SizeRanks).titleOffset(line.fontSize)) as Depth);
   }
   if (ratio < 0.92 || (line.fontName === cues.bodyFont && line.bold !== true) || line.fontShare < 0.9 || !cues.startsBlock) return null;
-  // A full-width line in another font is emphasis inside a paragraph, not a heading.
-  if (line.right - line.x > 0.85 * cues.columnWidth || /[,;]$/.test(line.text)) return null;
+  // A full-width line in another font is emphasis inside a paragraph, not a heading; so is a long one (a question
+  // of a form set in bold).
+  if (line.right - line.x > 0.85 * cues.columnWidth || line.text.length > BODY_HEADING_CHARS || /[,;]$/.test(line.text)) return null;
   if (ranks === undefined) return 4;
   return numbered === null ? ranks.bodyDepth() : (Math.min(6, numbered + ranks.titleOffset(line.fontSize)) as Depth);
 }

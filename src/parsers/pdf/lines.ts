@@ -29,6 +29,8 @@ interface LineDraft {
   runs: number;
   secondX: number;
   firstText: string;
+  /** Characters of right-to-left runs. */
+  rtl: number;
 }
 
 /** Collapses whitespace and drops control characters that broken font encodings produce. */
@@ -63,7 +65,9 @@ function continues(line: LineDraft, item: PdfTextItem, size: number): boolean {
   const scale = Math.max(line.size, size);
   const dy = Math.abs(item.y - line.y);
   if (dy > BASELINE_TOLERANCE * scale) return false;
-  const gap = item.x - line.right;
+  // Right-to-left text goes on to the left of what came before it, in the text layer's (reading) order.
+  const leftward = line.rtl > 0 && item.x + item.width <= line.x + 0.5 * scale;
+  const gap = leftward ? line.x - (item.x + Math.max(0, item.width)) : item.x - line.right;
   if (gap < -0.5 * scale || gap > FRAGMENT_GAP * scale) return false;
   // The text layer's line end wins unless the next run clearly goes on along the same baseline.
   if (line.eol && (dy > 0.1 * scale || gap > SPACE_GAP * scale * 4)) return false;
@@ -86,6 +90,7 @@ function start(item: PdfTextItem, size: number): LineDraft {
     runs: 0,
     secondX: NaN,
     firstText: '',
+    rtl: 0,
   };
   append(line, item, size);
   return line;
@@ -94,11 +99,12 @@ function start(item: PdfTextItem, size: number): LineDraft {
 function append(line: LineDraft, item: PdfTextItem, size: number): void {
   const str = item.str;
   if (line.text.length > 0) {
-    const gap = item.x - line.right;
+    const gap = line.rtl > 0 && item.x + item.width <= line.x + 0.5 * size ? line.x - (item.x + Math.max(0, item.width)) : item.x - line.right;
     if (gap > SPACE_GAP * size && !/\s$/.test(line.text) && !/^\s/.test(str)) line.text += ' ';
   }
   line.text += str;
   line.right = Math.max(line.right, item.x + Math.max(0, item.width));
+  line.x = Math.min(line.x, item.x);
   line.eol = false;
   if (str.trim() !== '') {
     line.runs++;
@@ -113,6 +119,7 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
   line.sizes.set(rounded, (line.sizes.get(rounded) ?? 0) + n);
   if (item.monospace === true) line.mono += n;
   if (item.bold === true) line.bold += n;
+  if (item.rtl === true) line.rtl += n;
 }
 
 function pushLine(out: PdfLine[], draft: LineDraft): void {
@@ -133,6 +140,7 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     chars: draft.chars,
     region: 0,
     ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
+    ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
     // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
     ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX } : {}),
   });

@@ -168,6 +168,7 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
         hasEOL: item.hasEOL,
         monospace: style?.fontFamily === 'monospace',
         ...(angle !== 0 ? { angle } : {}),
+        ...(item.dir === 'rtl' ? { rtl: true } : {}),
       });
     }
     return { number, items, truncated };

@@ -41,7 +41,7 @@ export interface PackedItems {
   /** Each run's font, as an index into `fonts`. */
   readonly font: Uint32Array;
   readonly fonts: string[];
-  /** Bit 1: a line end follows the run; bit 2: its font is fixed-pitch (by pdf.js's fallback name). */
+  /** Bit 1: a line end follows the run; bit 2: its font is fixed-pitch (by pdf.js's fallback name); bit 4: right-to-left. */
   readonly flags: Uint8Array;
 }
 
@@ -61,7 +61,7 @@ export function packItems(items: readonly PdfTextItem[]): PackedItems {
     let f = index.get(item.fontName);
     if (f === undefined) index.set(item.fontName, (f = fonts.push(item.fontName) - 1));
     font[i] = f;
-    flags[i] = (item.hasEOL ? 1 : 0) | (item.monospace === true ? 2 : 0);
+    flags[i] = (item.hasEOL ? 1 : 0) | (item.monospace === true ? 2 : 0) | (item.rtl === true ? 4 : 0);
   }
   return { strs, numbers, font, fonts, flags };
 }
@@ -84,6 +84,7 @@ export function unpackItems(packed: PackedItems): PdfTextItem[] {
       hasEOL: ((flags[i] as number) & 1) !== 0,
       monospace: ((flags[i] as number) & 2) !== 0,
       ...(angle !== 0 ? { angle } : {}),
+      ...(((flags[i] as number) & 4) !== 0 ? { rtl: true } : {}),
     };
   }
   return out;

@@ -23,6 +23,8 @@ export interface PdfTextItem {
   readonly angle?: number;
   /** The font is a bold face, by its name. */
   readonly bold?: boolean;
+  /** The run is right-to-left text (Arabic, Hebrew), in reading order. */
+  readonly rtl?: boolean;
 }
 
 /** An axis-aligned box in page space: `x0 <= x1`, `y0 <= y1`. */
@@ -74,6 +76,8 @@ export interface PdfLine {
   readonly region: number;
   /** Most of the line's characters are in a bold face. */
   readonly bold?: boolean;
+  /** The line reads right to left: its fragments on one baseline are read from the rightmost. */
+  readonly rtl?: boolean;
   /** Where the text after a leading bullet or number starts, when that marker is a run of its own. */
   readonly textX?: number;
   /** The line lies inside a figure (an image or a vector drawing): its text is a label, never a heading. */
