@@ -28,6 +28,7 @@ import { buildLines } from './lines.js';
 import { judgeReadability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
 import { looksTabular } from './graphics.js';
+import { findAlignedTables } from './aligned-tables.js';
 import { findRuledTables } from './ruled-tables.js';
 import { delimiterRow, fillRuledTable, pipeRow, type TableGrid } from './tables.js';
 import { addWords, joinLines, joinLinesAt } from './text.js';
@@ -406,7 +407,17 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       // A box that holds most of the page's text is a page image (a scan under its OCR text) or a frame, not a figure.
       const boxes = figureBoxes(graphics).filter((box) => plain.filter((l) => inside(l, box)).length <= 0.5 * plain.length);
       const figures = boxes.filter((box) => !tables.some((t) => overlaps(t.box, box)));
-      const fragments = plain.map((l) => (figures.some((box) => inside(l, box)) ? { ...l, figure: true } : l));
+      const marked = plain.map((l) => (figures.some((box) => inside(l, box)) ? { ...l, figure: true } : l));
+      // Tables without rulings, from the alignment of the text left outside tables and figures.
+      const aligned = findAlignedTables(marked.filter((l) => l.figure !== true));
+      const alignedUsed = new Set<PdfLine>();
+      for (const table of aligned) {
+        for (const f of table.fragments) alignedUsed.add(f);
+        const head = tables.findIndex((t) => heads(t, table.grid));
+        if (head === -1) tables.push(table.grid);
+        else tables[head] = { ...(tables[head] as TableGrid), rows: [...(tables[head] as TableGrid).rows, ...table.grid.rows], box: spanOf((tables[head] as TableGrid).box, table.grid.box) };
+      }
+      const fragments = marked.filter((l) => !alignedUsed.has(l));
       const turned = buildLines(levelled(rotatedFree));
       const images = (graphics?.images ?? []).filter((img) => boxes.includes(img));
       furniture.record(input.number, furnitureCandidates(fragments));
@@ -556,6 +567,19 @@ function figureBoxes(graphics: PdfGraphics | undefined): PdfBox[] {
     if (boxes.length > 500) break;
   }
   return [...boxes, ...graphics.images].filter((b) => (b.x1 - b.x0) * (b.y1 - b.y0) >= FIGURE_AREA);
+}
+
+/**
+ * True when a ruled table is the header of a table found below it from alignment: it ends just above, holds only
+ * header rows, and has as many columns.
+ */
+function heads(ruled: TableGrid, aligned: TableGrid): boolean {
+  const gap = ruled.box.y0 - aligned.box.y1;
+  return gap >= -2 && gap <= 3 * aligned.fontSize && ruled.rows.length <= ruled.headerRows + 1 && (ruled.rows[0]?.length ?? 0) === (aligned.rows[0]?.length ?? -1);
+}
+
+function spanOf(a: PdfBox, b: PdfBox): PdfBox {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
 }
 
 function overlaps(a: PdfBox, b: PdfBox): boolean {

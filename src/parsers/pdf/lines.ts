@@ -44,7 +44,9 @@ export function buildLines(items: readonly PdfTextItem[]): PdfLine[] {
   const out: PdfLine[] = [];
   let line: LineDraft | null = null;
   for (const item of items) {
-    if (item.str.length === 0 || !Number.isFinite(item.x) || !Number.isFinite(item.y)) {
+    // A run of whitespace is a gap, not text: pdf.js gives one as wide as the gap it fills (between the cells of a
+    // table, across a gutter), which must not join what it separates. The gap is measured from the text itself.
+    if (item.str.length === 0 || !Number.isFinite(item.x) || !Number.isFinite(item.y) || isBlank(item.str)) {
       if (item.hasEOL && line !== null) line.eol = true;
       continue;
     }
@@ -59,6 +61,14 @@ export function buildLines(items: readonly PdfTextItem[]): PdfLine[] {
   }
   if (line !== null) pushLine(out, line);
   return out;
+}
+
+function isBlank(str: string): boolean {
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 0xa0 && c !== 10 && c !== 13) return false;
+  }
+  return true;
 }
 
 function continues(line: LineDraft, item: PdfTextItem, size: number): boolean {

@@ -46,6 +46,22 @@ function splitAtColumns(item: PdfTextItem, columns: readonly number[]): PdfTextI
   return out;
 }
 
+/** Share of a table's runs that may run out of it or be cut inside a word before it is taken for a drawing behind prose. */
+const MAX_MISFIT_SHARE = 0.2;
+
+/** Runs cut inside a word by the grid's rules, from which it is a drawing behind prose: cell rules run between words. */
+const MAX_CUT_WORDS = 3;
+
+/** True when a run was cut into pieces somewhere other than between words. */
+function cutInsideWords(pieces: readonly PdfTextItem[]): boolean {
+  for (let k = 1; k < pieces.length; k++) {
+    const before = (pieces[k - 1] as PdfTextItem).str;
+    const after = (pieces[k] as PdfTextItem).str;
+    if (/[\p{L}\p{N}]$/u.test(before) && /^[\p{L}\p{N}]/u.test(after)) return true;
+  }
+  return false;
+}
+
 /** Baselines closer than this (points) are one baseline of a row. */
 const BASELINE = 2;
 
@@ -71,11 +87,15 @@ function positionOf(table: RuledTable, x: number, y: number): [number, number] |
  */
 export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[], join: CellJoin): { grid: TableGrid | null; used: Set<number> } {
   const rowCount = table.rows.length - 1;
+  // Checked below: runs that do not fit the grid.
   const columnCount = table.columns.length - 1;
   const positions = Array.from({ length: rowCount }, () => Array.from({ length: columnCount }, (): PdfTextItem[] => []));
   const owner = new Map<number, number>();
   const box = table.box;
   const sizes = new Map<number, number>();
+  let placed = 0;
+  let misfit = 0;
+  let cutWords = 0;
   items.forEach((item, index) => {
     if (item.str.length === 0) return;
     const horizontal = (item.angle ?? 0) === 0;
@@ -86,10 +106,15 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
     if (at === null) return;
     owner.set(index, at[0]);
     if (item.str.trim() === '') return;
+    placed++;
     // A run is cut only where it crosses into another cell: inside a cell spanning columns it stays whole.
     const cell = table.cells[(table.grid[at[0]] as readonly number[])[at[1]] as number] as PdfBox;
     const spill = item.x < cell.x0 - 1 || item.x + item.width > cell.x1 + 1;
     const pieces = horizontal && spill && crosses(item, table.columns) ? splitAtColumns(item, table.columns) : [item];
+    // Text running out of the table, or cut inside its words, is prose beside a drawing, not a table's text.
+    const cut = horizontal && cutInsideWords(pieces);
+    if (cut) cutWords++;
+    if (horizontal && (item.x < box.x0 - 0.5 * item.fontSize || item.x + item.width > box.x1 + 0.5 * item.fontSize || cut)) misfit++;
     for (const piece of pieces) {
       const where = horizontal ? positionOf(table, piece.x + piece.width / 2, y) : at;
       if (where === null) continue;
@@ -108,7 +133,7 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   for (let r = first; r <= last; r++) rows.push(...splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join));
   const filled = new Set<number>();
   for (const row of rows) row.forEach((text, k) => text !== '' && filled.add(k));
-  if (filled.size < 2 || rows.length < 2) return { grid: null, used: new Set() };
+  if (filled.size < 2 || rows.length < 2 || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
   const used = new Set<number>();
   for (const [index, r] of owner) if (r >= first && r <= last) used.add(index);
   let fontSize = 0;

@@ -78,6 +78,18 @@ describe('ruled tables', () => {
     expect(parts.map((c) => c.text).join('\n')).toContain('| HTML large | 6 | 0.969 | 5.39 |');
   });
 
+  it('finds a table without rulings from the alignment of its columns', async () => {
+    const rows = [['Region', 'Office', 'Budget'], ['North Harbour', 'Lantern Street', '1,200.50'], ['South Meadow', 'Copper Road', '980.00'], ['East Orchard', 'Granite Lane', '2,310.75'], ['West River', 'Violin Square', '415.20'], ['Old Saddle', 'Pepper Court', '77.10']];
+    const doc = await typesetPdf([{ paragraph: prose(40, 33) }, { table: rows }, { paragraph: prose(40, 34) }]);
+    expect(doc.blocks.map((b) => b.kind)).toEqual(['paragraph', 'table', 'paragraph']);
+    expect(rowsOf(doc, tables(doc)[0] as TableBlock)).toEqual(rows.map((r) => `| ${r.join(' | ')} |`));
+  });
+
+  it('makes no table of a few aligned lines or of prose in two columns', async () => {
+    const doc = await typesetPdf([{ table: [['a', 'b', 'c'], ['d', 'e', 'f']] }, { page: 2 }, { paragraph: prose(300, 35) }, { paragraph: prose(300, 36) }]);
+    expect(tables(doc)).toEqual([]);
+  });
+
   it('keeps a cell of several lines in one cell', async () => {
     const wrapped = await typesetPdf([{ table: [['Name', 'Notes'], ['Alpha', 'first line\nsecond line'], ['Beta', 'one line']], ruled: true }]);
     expect(rowsOf(wrapped, tables(wrapped)[0] as TableBlock)).toEqual(['| Name | Notes |', '| Alpha | first line second line |', '| Beta | one line |']);
