@@ -66,6 +66,35 @@ function join(edges: Edge[]): Edge[] {
   return out.filter((e) => e.to - e.from >= MIN_LENGTH);
 }
 
+/** Shortest horizontal rule whose ends are taken for a table's outer edges. */
+const FRAME_RULE = 40;
+
+/**
+ * Vertical edges supposed at the ends of horizontal rules where no vertical rule stands: one for each place where two
+ * horizontal rules or more end together, from the lowest of them to the highest.
+ */
+function frameEdges(horizontal: readonly Edge[], vertical: readonly Edge[]): Edge[] {
+  const ends = new Map<number, number[]>();
+  for (const e of horizontal) {
+    if (e.to - e.from < FRAME_RULE) continue;
+    for (const x of [e.from, e.to]) {
+      const key = Math.round(x / SNAP);
+      (ends.get(key) ?? ends.set(key, []).get(key)!).push(e.at);
+    }
+  }
+  const out: Edge[] = [];
+  for (const [key, ys] of ends) {
+    if (ys.length < 2) continue;
+    const x = key * SNAP;
+    const from = Math.min(...ys);
+    const to = Math.max(...ys);
+    // Where a vertical rule stands at that place, even in pieces, the drawing frames the table itself.
+    if (vertical.some((v) => Math.abs(v.at - x) <= SNAP && v.to >= from && v.from <= to)) continue;
+    out.push({ at: x, from, to });
+  }
+  return out;
+}
+
 /** The tables drawn with the given rulings, top first. */
 export function findRuledTables(rules: readonly PdfRule[]): RuledTable[] {
   const horizontal: Edge[] = [];
@@ -78,7 +107,8 @@ export function findRuledTables(rules: readonly PdfRule[]): RuledTable[] {
   snap(horizontal, SNAP);
   snap(vertical, SNAP);
   const h = join(horizontal);
-  const v = join(vertical);
+  const v = join([...vertical, ...frameEdges(join(horizontal), vertical)]);
+  if (h.length < 2 || v.length < 2) return [];
 
   // Intersections, keyed by position; each knows the edges through it, to tell whether two points are joined.
   const points = new Map<string, { x: number; y: number; h: Edge; v: Edge }>();
