@@ -153,12 +153,13 @@ function readPath(buffer: Float32Array, ctm: Matrix, strokeOnly: boolean, out: C
       points.push(apply(ctm, buffer[k] as number, buffer[k + 1] as number));
       k += 2;
     } else if (op === CURVE) {
+      // A curve stays within the hull of its control points: they bound its box.
       curved = true;
-      points.push(apply(ctm, buffer[k + 4] as number, buffer[k + 5] as number));
+      for (let c = 0; c < 6; c += 2) points.push(apply(ctm, buffer[k + c] as number, buffer[k + c + 1] as number));
       k += 6;
     } else if (op === QUADRATIC) {
       curved = true;
-      points.push(apply(ctm, buffer[k + 2] as number, buffer[k + 3] as number));
+      for (let c = 0; c < 4; c += 2) points.push(apply(ctm, buffer[k + c] as number, buffer[k + c + 1] as number));
       k += 4;
     } else if (op === CLOSE) {
       flush(true);
