@@ -74,18 +74,20 @@ const FRAME_RULE = 40;
  * horizontal rules or more end together, from the lowest of them to the highest.
  */
 function frameEdges(horizontal: readonly Edge[], vertical: readonly Edge[]): Edge[] {
-  const ends = new Map<number, number[]>();
+  const ends = new Map<number, { xs: number[]; ys: number[] }>();
   for (const e of horizontal) {
     if (e.to - e.from < FRAME_RULE) continue;
     for (const x of [e.from, e.to]) {
       const key = Math.round(x / SNAP);
-      (ends.get(key) ?? ends.set(key, []).get(key)!).push(e.at);
+      const end = ends.get(key) ?? ends.set(key, { xs: [], ys: [] }).get(key)!;
+      end.xs.push(x);
+      end.ys.push(e.at);
     }
   }
   const out: Edge[] = [];
-  for (const [key, ys] of ends) {
+  for (const { xs, ys } of ends.values()) {
     if (ys.length < 2) continue;
-    const x = key * SNAP;
+    const x = xs.reduce((a, b) => a + b, 0) / xs.length;
     const from = Math.min(...ys);
     const to = Math.max(...ys);
     // Where a vertical rule stands at that place, even in pieces, the drawing frames the table itself.
@@ -103,7 +105,7 @@ export function findRuledTables(rules: readonly PdfRule[]): RuledTable[] {
     if (r.y0 === r.y1 && r.x1 - r.x0 > 0) horizontal.push({ at: r.y0, from: r.x0, to: r.x1 });
     else if (r.x0 === r.x1 && r.y1 - r.y0 > 0) vertical.push({ at: r.x0, from: r.y0, to: r.y1 });
   }
-  if (horizontal.length < 2 || vertical.length < 2) return [];
+  if (horizontal.length < 2) return [];
   snap(horizontal, SNAP);
   snap(vertical, SNAP);
   const h = join(horizontal);
