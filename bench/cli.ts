@@ -1,19 +1,36 @@
 /**
  * The whole `chunkstream` command on the shared corpus (Markdown and PDF), `--jobs 1` against `--jobs 2`: wall time,
- * peak RSS of the process (worker threads included) and the speed-up. Run with `npx tsx bench/cli.ts` after a build;
- * `BENCH_RUNS=3` repeats each setting and keeps the fastest run.
+ * CPU time of all threads, peak RSS of the process (worker threads included) and the speed-up; then the peak RSS of
+ * one generated file as it grows fourfold, which stays flat because the file streams.
+ *
+ *   npx tsx bench/cli.ts                 # best of 2 runs per setting, generated file at 2 and 8 MB
+ *   npx tsx bench/cli.ts --runs 3 --no-huge
+ *   npx tsx bench/cli.ts --quick         # one run per setting, generated file at 2 MB
+ *
+ * Every measured process is a fresh `node dist/cli/main.js`; its figures come from its own `--stats-json`.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { listFlag, numberFlag } from './support/args.js';
+import { markdownTable } from './support/results.js';
+import { bestOf, CORPUS, failureText, ROOT, startBench } from './support/runner.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'dist/cli/main.js');
-const CORPUS = resolve(ROOT, '../shared/corpus');
-const INPUTS = [join(CORPUS, 'md'), join(CORPUS, 'pdf')];
-const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+const BIN = 'dist/cli/main.js';
+const HUGE_UNIT = join(CORPUS, 'md/jupyterlab-docs/source/extension/extension_migration.md');
 
+const bench = startBench(
+  { script: 'bench/cli.ts', summary: 'The whole chunkstream command over the corpus (Markdown and PDF) with --jobs 1 and --jobs 2, then one generated file growing fourfold.' },
+  {
+    runs: { type: 'string', value: 'N', description: 'runs per setting, the fastest kept (default 2; 1 with --quick)' },
+    'huge-mb': { type: 'string', value: 'LIST', description: 'sizes in MB of the generated file (default 2,8; 2 with --quick)' },
+    'no-huge': { type: 'boolean', default: false, description: 'skip the generated file' },
+  },
+);
+const runs = numberFlag('runs', bench.values.runs, bench.quick ? 1 : 2);
+const hugeSizes = listFlag(bench.values['huge-mb'], bench.quick ? ['2'] : ['2', '8']).map((s) => numberFlag('huge-mb', s, 2));
+
+/** One run's figures, from the command's `--stats-json`. */
 interface Figures {
   jobs: number;
   wallS: number;
@@ -26,68 +43,63 @@ interface Figures {
   mb: number;
 }
 
-if (!existsSync(BIN)) {
-  console.error('Build first: npm run build');
-  process.exit(1);
-}
-
-function runOnce(jobs: number, inputs: string[] = INPUTS): Figures {
+/** Runs the command once over `inputs`; throws when it leaves no stats behind (it did not run to its end). */
+async function runOnce(jobs: number, inputs: string[]): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'chunkstream-bench-'));
-  const stats = join(dir, 'stats.json');
-  const started = performance.now();
-  const child = spawnSync(process.execPath, [BIN, '--quiet', '--jobs', String(jobs), '--out', join(dir, 'out.jsonl'), '--stats-json', stats, ...inputs], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const wallS = (performance.now() - started) / 1000;
-  const s = JSON.parse(readFileSync(stats, 'utf8'));
-  rmSync(dir, { recursive: true, force: true });
-  return {
-    jobs,
-    wallS,
-    cpuS: s.run.cpuMs / 1000,
-    rssMb: s.run.peakRssBytes / 1e6,
-    exit: child.status,
-    files: s.total.files,
-    failed: s.total.failed,
-    chunks: s.total.chunks,
-    mb: s.total.bytes / 1e6,
-  };
-}
-
-function best(jobs: number): Figures {
-  const runs = Array.from({ length: RUNS }, () => runOnce(jobs));
-  return runs.reduce((a, b) => (b.wallS < a.wallS ? b : a));
-}
-
-const one = best(1);
-const two = best(2);
-const row = (f: Figures): string =>
-  `| ${f.jobs} | ${f.files} | ${f.failed} | ${f.chunks} | ${f.mb.toFixed(2)} | ${f.wallS.toFixed(2)} | ${f.cpuS.toFixed(2)} | ${(f.cpuS / f.wallS).toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} | ${f.exit} |`;
-console.log(`chunkstream CLI on ${INPUTS.map((p) => relative(ROOT, p)).join(' ')} (best of ${RUNS} runs, node ${process.version})`);
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (other processes share them)`);
-console.log('| jobs | files | failed | chunks | MB read | wall s | CPU s | CPU/wall | MB/s | peak RSS MB | exit |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-console.log(row(one));
-console.log(row(two));
-console.log(`speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}x wall; CPU cost ${(two.cpuS / one.cpuS).toFixed(2)}x; peak RSS ${(two.rssMb / one.rssMb).toFixed(2)}x`);
-console.log('CPU/wall is the parallelism the run got: near 1 with --jobs 1, up to 2 with --jobs 2 on an idle 2-core machine.');
-if (one.chunks !== two.chunks) console.log(`WARNING: chunk counts differ (${one.chunks} vs ${two.chunks})`);
-
-// One huge file streams in bounded memory: peak RSS should stay flat as the file grows fourfold.
-if (process.env.BENCH_HUGE !== '0') {
-  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-huge-'));
-  const unit = readFileSync(join(CORPUS, 'md/jupyterlab-docs/source/extension/extension_migration.md'), 'utf8');
-  const sizes = [2, 8];
-  console.log('');
-  console.log('One generated Markdown file (copies of extension_migration.md), --jobs 2:');
-  console.log('| MB | chunks | wall s | MB/s | peak RSS MB |');
-  console.log('|---:|---:|---:|---:|---:|');
-  for (const mb of sizes) {
-    const path = join(dir, `huge-${mb}.md`);
-    writeFileSync(path, unit.repeat(Math.ceil((mb * 1e6) / unit.length)));
-    const f = runOnce(2, [path]);
-    console.log(`| ${f.mb.toFixed(1)} | ${f.chunks} | ${f.wallS.toFixed(2)} | ${(f.mb / f.wallS).toFixed(2)} | ${f.rssMb.toFixed(0)} |`);
+  try {
+    const stats = join(dir, 'stats.json');
+    const exit = await bench.run(BIN, ['--quiet', '--jobs', String(jobs), '--out', join(dir, 'out.jsonl'), '--stats-json', stats, ...inputs]);
+    if (!existsSync(stats)) throw new Error(`chunkstream --jobs ${jobs} wrote no stats: ${exit.timedOut ? 'not finished in time' : failureText(exit)}`);
+    const s = JSON.parse(readFileSync(stats, 'utf8'));
+    return { jobs, wallS: exit.seconds, cpuS: s.run.cpuMs / 1000, rssMb: s.run.peakRssBytes / 1e6, exit: exit.code, files: s.total.files, failed: s.total.failed, chunks: s.total.chunks, mb: s.total.bytes / 1e6 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  rmSync(dir, { recursive: true, force: true });
 }
+
+const best = (jobs: number, inputs: string[]): Promise<Figures> => bestOf(runs, () => runOnce(jobs, inputs), (f) => f.wallS);
+
+async function corpusPart(): Promise<string> {
+  const inputs = [join(CORPUS, 'md'), join(CORPUS, 'pdf')].filter((p) => bench.has(`the corpus run over ${relative(ROOT, p)}`, p));
+  if (inputs.length === 0) return '';
+  bench.log('--jobs 1');
+  const one = await best(1, inputs);
+  bench.log('--jobs 2');
+  const two = await best(2, inputs);
+  const row = (f: Figures) => [f.jobs, f.files, f.failed, f.chunks, f.mb.toFixed(2), f.wallS.toFixed(2), f.cpuS.toFixed(2), (f.cpuS / f.wallS).toFixed(2), (f.mb / f.wallS).toFixed(2), f.rssMb.toFixed(0), String(f.exit)];
+  return [
+    `chunkstream CLI on \`${inputs.map((p) => relative(ROOT, p)).join('` `')}\`, best of ${runs} run(s) per setting; wall time from spawn to exit (node start-up included).`,
+    '',
+    markdownTable(['jobs', 'files', 'failed', 'chunks', 'MB read', 'wall s', 'CPU s', 'CPU/wall', 'MB/s', 'peak RSS MB', 'exit'], [row(one), row(two)], ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
+    '',
+    `- speed-up --jobs 2 vs --jobs 1: ${(one.wallS / two.wallS).toFixed(2)}× wall; CPU cost ${(two.cpuS / one.cpuS).toFixed(2)}×; peak RSS ${(two.rssMb / one.rssMb).toFixed(2)}×`,
+    '- CPU/wall is the parallelism the run got: near 1 with --jobs 1, up to 2 with --jobs 2 on an idle 2-core machine.',
+    ...(one.chunks === two.chunks ? [] : [`- WARNING: chunk counts differ (${one.chunks} vs ${two.chunks})`]),
+  ].join('\n');
+}
+
+/** One huge file streams in bounded memory: peak RSS should stay flat as the file grows fourfold. */
+async function hugePart(): Promise<string> {
+  if (bench.values['no-huge']) {
+    bench.skip('the generated file (--no-huge)');
+    return '';
+  }
+  if (!bench.has('the generated file', HUGE_UNIT)) return '';
+  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-huge-'));
+  const unit = readFileSync(HUGE_UNIT, 'utf8');
+  const rows: string[][] = [];
+  try {
+    for (const mb of hugeSizes) {
+      const path = join(dir, `huge-${mb}.md`);
+      writeFileSync(path, unit.repeat(Math.ceil((mb * 1e6) / unit.length)));
+      bench.log(`generated file, ${mb} MB`);
+      const f = await runOnce(2, [path]);
+      rows.push([f.mb.toFixed(1), String(f.chunks), f.wallS.toFixed(2), (f.mb / f.wallS).toFixed(2), f.rssMb.toFixed(0)]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return ['One generated Markdown file (copies of extension_migration.md), --jobs 2:', '', markdownTable(['MB', 'chunks', 'wall s', 'MB/s', 'peak RSS MB'], rows, ['r', 'r', 'r', 'r', 'r'])].join('\n');
+}
+
+bench.finish([await corpusPart(), await hugePart()].filter((p) => p !== '').join('\n\n'));

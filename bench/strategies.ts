@@ -1,213 +1,117 @@
 /**
  * Sliding window at 512 tokens with 64 overlap over the Markdown corpus, beside LangChain.js TokenTextSplitter
  * (chunkSize 512, chunkOverlap 64) and chonkie's TokenChunker, all on cl100k_base from js-tiktoken's local ranks
- * (no network). Prints MB/s, ratios and chunk counts from one run.
+ * (no network): MB/s, ratios and chunk counts; then the live heap of slidingWindowStream as its input grows. Each
+ * contender and each streaming run in its own plain Node process (`support/strategies-child.mjs`).
  *
- *   npx tsx bench/strategies.ts [corpus dir]        (ROUNDS=1 for a quick look)
- *   PROFILE=out.cpuprofile npx tsx bench/strategies.ts   (CPU profile of the window strategy alone)
+ *   npx tsx bench/strategies.ts [corpus dir]               (--runs 1 or --quick for a quick look)
+ *   npx tsx bench/strategies.ts --profile out.cpuprofile   (CPU profile of the window strategy alone)
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { TokenTextSplitter } from '@langchain/textsplitters';
-import { TokenChunker } from '@chonkiejs/core';
-import { Readable, Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { pipeline } from 'node:stream/promises';
-import { slidingWindow } from '../src/chunking/strategies/window.js';
-import { slidingWindowStream } from '../src/stream/strategies.js';
-import type { Sizer } from '../src/protocols.js';
-import { createTokenSizer } from '../src/chunking/sizers/tokens.js';
+import { numberFlag } from './support/args.js';
+import { markdownTable } from './support/results.js';
+import { CORPUS, failureText, startBench, type Outcome } from './support/runner.js';
 
 const SIZE = 512;
-const WARMUP_FILES = 5;
-/** Rounds of the comparison; each contender keeps its best. `ROUNDS=1` for a quick look. */
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const OVERLAP = 64;
-const root = resolve(process.argv[2] ?? join(import.meta.dirname, '../../shared/corpus/md'));
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (name.endsWith('.md') || name.endsWith('.txt')) out.push(p);
-  }
-  return out;
-}
-
-const files = walk(root).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
-const enc = new Tiktoken(cl100k);
-
-/** One `encode` per call: the plain js-tiktoken count. */
-const encodeSizer: Sizer = { size: (text) => enc.encode(text, [], []).length };
-
-/** The library's own token sizer, as `chunk({ unit: 'tokens' })` uses it. */
-const tokenSizer = (): Sizer => createTokenSizer('cl100k_base');
-
-
-interface Result {
-  name: string;
+/** What a `compare` child reports. */
+interface Compared {
+  files: number;
+  bytes: number;
   seconds: number;
   chunks: number;
   maxTokens: number;
-  note: string;
+  /** The library token sizer only: chunks whose size equals encode()'s count, of all. */
+  agree?: number;
+  total?: number;
+}
+/** What a `stream` child reports. */
+interface Streamed {
+  megabytes: number;
+  seconds: number;
+  chunks: number;
+  heapBeforeMb: number;
+  peakHeapMb: number;
 }
 
-type Run = (text: string) => Promise<string[]> | string[];
+const CONTENDERS = [
+  { key: 'window-tokens', name: 'chunkstream slidingWindow', note: 'the library token sizer (pre-token counts cached per process)' },
+  { key: 'window-encode', name: 'chunkstream slidingWindow', note: 'plain encode().length sizer' },
+  { key: 'langchain', name: 'LangChain TokenTextSplitter', note: 'local js-tiktoken cl100k' },
+  { key: 'chonkie', name: 'chonkie TokenChunker', note: 'local js-tiktoken cl100k adapter' },
+] as const;
 
-/** One timed pass of a fresh `run` over the corpus, after an untimed pass over a few files (JIT warm-up). */
-async function timeOnce(run: Run): Promise<{ seconds: number; outputs: string[][] }> {
-  for (const f of files.slice(0, WARMUP_FILES)) await run(f.text);
-  const t0 = performance.now();
-  const outputs: string[][] = [];
-  for (const f of files) outputs.push(await run(f.text));
-  return { seconds: (performance.now() - t0) / 1000, outputs };
-}
+const bench = startBench(
+  {
+    script: 'bench/strategies.ts',
+    summary: 'The sliding-window strategy (512 tokens, overlap 64) against LangChain.js TokenTextSplitter and chonkie TokenChunker on the corpus Markdown, then slidingWindowStream memory on growing input.',
+    positionals: '[corpus dir]',
+  },
+  {
+    runs: { type: 'string', value: 'N', description: 'timed passes per contender, the fastest kept (default 3; 1 with --quick)' },
+    profile: { type: 'string', value: 'FILE', description: 'write a CPU profile of the window strategy alone to FILE instead of measuring' },
+  },
+);
+const runs = numberFlag('runs', bench.values.runs, bench.quick ? 1 : 3);
+const root = resolve(bench.positionals[0] ?? join(CORPUS, 'md'));
+const streams: [string, 'tokens' | 'units', number][] = bench.quick
+  ? [['cl100k token sizer', 'tokens', 2], ['UTF-16 units', 'units', 2]]
+  : [['cl100k token sizer', 'tokens', 8], ['cl100k token sizer', 'tokens', 32], ['UTF-16 units', 'units', 32], ['UTF-16 units', 'units', 128]];
 
-/** Interleaved rounds, best time per contender: other load on the machine hits every contender alike. */
-async function timeAll(contenders: { name: string; note: string; make: () => Run }[]): Promise<Result[]> {
-  const best = contenders.map(() => ({ seconds: Infinity, outputs: [] as string[][] }));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, c] of contenders.entries()) {
-      const r = await timeOnce(c.make());
-      if (r.seconds < best[i]!.seconds) best[i] = r;
-    }
+async function comparison(): Promise<string> {
+  const results: { contender: (typeof CONTENDERS)[number]; outcome: Outcome<Compared> }[] = [];
+  for (const contender of CONTENDERS) {
+    bench.log(`${contender.name}, ${contender.note}`);
+    results.push({ contender, outcome: await bench.measure<Compared>('strategies-child.mjs', ['compare', contender.key, String(runs), root]) });
   }
-  return contenders.map((c, i) => {
-    const { seconds, outputs } = best[i]!;
-    let maxTokens = 0;
-    let chunks = 0;
-    for (const texts of outputs) {
-      chunks += texts.length;
-      for (const t of texts) maxTokens = Math.max(maxTokens, enc.encode(t, [], []).length);
-    }
-    return { name: c.name, note: c.note, seconds, chunks, maxTokens };
+  const reference = results.find((r) => r.contender.key === 'langchain')?.outcome;
+  const ours = results[0]?.outcome;
+  const first = results.find((r) => r.outcome.ok)?.outcome;
+  const rows = results.map(({ contender, outcome }) => {
+    if (!outcome.ok) return [contender.name, contender.note, `failed: ${outcome.error}`, '', '', ''];
+    const m = outcome.report;
+    return [contender.name, contender.note, (m.bytes / 1e6 / m.seconds).toFixed(2), reference?.ok ? (reference.report.seconds / m.seconds).toFixed(2) : '', m.chunks, m.maxTokens];
   });
+  const notes = [
+    ...(ours?.ok && ours.report.total !== undefined ? [`- chunk sizes from the token sizer equal encode().length for ${ours.report.agree}/${ours.report.total} chunks`] : []),
+    '- chunkstream never cuts a word: a whitespace-free run longer than 512 tokens stands alone, flagged oversized (max tokens column)',
+  ];
+  const corpus = first?.ok ? `; ${first.report.files} files, ${(first.report.bytes / 1e6).toFixed(2)} MB` : '';
+  return [
+    `Corpus: \`${root}\`${corpus}; window ${SIZE} tokens, overlap ${OVERLAP}; cl100k_base everywhere; each contender in its own process, best of ${runs} pass(es).`,
+    '',
+    ...notes,
+    '',
+    markdownTable(['contender', 'sizer / tokenizer', 'MB/s', '× LangChain', 'chunks', 'max tokens'], rows, ['l', 'l', 'r', 'r', 'r', 'r']),
+  ].join('\n');
 }
 
-/** One chunker, and so one sizer and its cache, per run over the corpus, as a real run would have. */
-const ours = (sizer: () => Sizer) => {
-  let chunker = slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: sizer() });
-  let calls = 0;
-  return (text: string) => {
-    // A fresh cache for the timed run: the first pass over the warm-up files would fill it.
-    if (calls++ === WARMUP_FILES) chunker = slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: sizer() });
-    return chunker({ id: 'b', text }).map((c) => c.text);
-  };
-};
-
-const langchain = new TokenTextSplitter({ chunkSize: SIZE, chunkOverlap: OVERLAP, disallowedSpecial: [] });
-// Without a tokenizer it would fetch its encoding from the network (and hang offline): hand it the local one.
-langchain.tokenizer = enc as unknown as typeof langchain.tokenizer;
-
-const chonkieTokenizer = {
-  encode: (text: string) => enc.encode(text, [], []),
-  decode: (ids: number[]) => enc.decode(ids),
-  countTokens: (text: string) => enc.encode(text, [], []).length,
-  decodeBatch: (batch: number[][]) => batch.map((ids) => enc.decode(ids)),
-};
-const chonkie = await TokenChunker.create({
-  tokenizer: chonkieTokenizer as unknown as Parameters<typeof TokenChunker.create>[0] extends infer O ? O extends { tokenizer?: infer T } ? Exclude<T, string> : never : never,
-  chunkSize: SIZE,
-  chunkOverlap: OVERLAP,
-});
-
-if (process.env.PROFILE) {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  const run = ours(tokenSizer);
-  for (let k = 0; k < 3; k++) for (const f of files) run(f.text);
-  const { profile } = await session.post('Profiler.stop');
-  (await import('node:fs')).writeFileSync(process.env.PROFILE, JSON.stringify(profile));
-  process.exit(0);
-}
-
-const results = await timeAll([
-  { name: 'chunkstream slidingWindow', note: 'the library token sizer (pre-token counts cached per process)', make: () => ours(tokenSizer) },
-  { name: 'chunkstream slidingWindow', note: 'plain encode().length sizer', make: () => ours(() => encodeSizer) },
-  { name: 'LangChain TokenTextSplitter', note: 'local js-tiktoken cl100k', make: () => (t) => langchain.splitText(t) },
-  { name: 'chonkie TokenChunker', note: 'local js-tiktoken cl100k adapter', make: () => async (t) => (await chonkie.chunk(t)).map((c) => c.text) },
-]);
-
-// The token sizer must give encode()'s counts, or the comparison would not be fair.
-let agree = 0;
-let total = 0;
-for (const f of files) {
-  for (const c of slidingWindow({ size: SIZE, overlap: OVERLAP, sizer: tokenSizer() })({ id: 'c', text: f.text })) {
-    total++;
-    if (c.size === enc.encode(c.text, [], []).length) agree++;
-  }
-}
-
-const mb = bytes / 1e6;
-const reference = results.find((r) => r.name.startsWith('LangChain')) as Result;
-console.log(`corpus: ${root}\nfiles: ${files.length}, ${mb.toFixed(2)} MB; window ${SIZE} tokens, overlap ${OVERLAP}; cl100k_base everywhere; best of ${ROUNDS} interleaved rounds\n`);
-console.log(`chunk sizes from the token sizer equal encode().length for ${agree}/${total} chunks`);
-console.log('chunkstream never cuts a word: a whitespace-free run longer than 512 tokens stands alone, flagged oversized (max tokens column)\n');
-console.log('| contender | sizer / tokenizer | MB/s | × LangChain | chunks | max tokens |');
-console.log('|---|---|---:|---:|---:|---:|');
-for (const r of results) {
-  const rate = mb / r.seconds;
-  console.log(`| ${r.name} | ${r.note} | ${rate.toFixed(2)} | ${(reference.seconds / r.seconds).toFixed(2)} | ${r.chunks} | ${r.maxTokens} |`);
-}
-
-/**
- * Bounded memory: stream `megabytes` of generated prose (corpus files repeated, 64 KB writes) through
- * slidingWindowStream and sample the heap while chunks flow out.
- */
-async function streamRun(megabytes: number, sizer: Sizer, label: string): Promise<void> {
-  const seed = files.map((f) => f.text).join('\n\n');
-  const total = megabytes * 1e6;
-  async function* input(): AsyncGenerator<string> {
-    let sent = 0;
-    let at = 0;
-    while (sent < total) {
-      let piece = seed.slice(at, at + 65_536);
-      at += 65_536;
-      if (at >= seed.length) at = 0;
-      if (piece.length === 0) piece = seed.slice(0, 65_536);
-      sent += piece.length;
-      yield piece;
+async function streaming(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const [label, sizer, megabytes] of streams) {
+    bench.log(`slidingWindowStream, ${label}, ${megabytes} MB`);
+    const outcome = await bench.measure<Streamed>('strategies-child.mjs', ['stream', sizer, String(megabytes), root], { nodeArgs: ['--expose-gc'] });
+    if (!outcome.ok) {
+      rows.push([label, megabytes, `failed: ${outcome.error}`, '', '', '']);
+      continue;
     }
+    const m = outcome.report;
+    rows.push([label, megabytes, (megabytes / m.seconds).toFixed(2), m.chunks, m.heapBeforeMb.toFixed(1), m.peakHeapMb.toFixed(1)]);
   }
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  let peak = before;
-  let chunks = 0;
-  const t0 = performance.now();
-  await pipeline(
-    Readable.from(input()),
-    slidingWindowStream({ size: SIZE, overlap: OVERLAP, sizer }),
-    new Writable({
-      objectMode: true,
-      write(_chunk, _enc, done) {
-        // Live data only: collect first, so that garbage waiting for the collector does not count.
-        if (++chunks % 1000 === 0) {
-          gc();
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }
-        done();
-      },
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  console.log(`| ${label} | ${megabytes} | ${(megabytes / seconds).toFixed(2)} | ${chunks} | ${(before / 1e6).toFixed(1)} | ${(peak / 1e6).toFixed(1)} |`);
+  return [
+    'slidingWindowStream over generated text (the corpus repeated, 64 KB writes): live heap stays flat as the input grows.',
+    '',
+    markdownTable(['sizer', 'MB streamed', 'MB/s', 'chunks', 'live heap before (MB)', 'peak live heap while streaming (MB, after GC)'], rows, ['l', 'r', 'r', 'r', 'r', 'r']),
+  ].join('\n');
 }
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-console.log('\nslidingWindowStream over generated text (64 KB writes): live heap stays flat as the input grows\n');
-console.log('| sizer | MB streamed | MB/s | chunks | live heap before (MB) | peak live heap while streaming (MB, after GC) |');
-console.log('|---|---:|---:|---:|---:|---:|');
-await streamRun(8, tokenSizer(), 'cl100k token sizer');
-await streamRun(32, tokenSizer(), 'cl100k token sizer');
-await streamRun(32, { size: (t) => t.length }, 'UTF-16 units');
-await streamRun(128, { size: (t) => t.length }, 'UTF-16 units');
+if (bench.values.profile !== undefined) {
+  const exit = await bench.run('bench/support/strategies-child.mjs', ['profile', resolve(bench.values.profile), root]);
+  if (exit.code !== 0) throw new Error(`profile: ${failureText(exit)}`);
+  bench.log(`CPU profile written to ${bench.values.profile}`);
+} else if (bench.has('every part', root)) {
+  bench.finish([await comparison(), await streaming()].join('\n\n'));
+} else {
+  bench.finish('');
+}

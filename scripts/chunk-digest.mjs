@@ -7,8 +7,8 @@
  *
  * Without files, it takes every `.md` and `.pdf` of `../shared/corpus` and Node's API docs
  * (`/usr/share/doc/nodejs/api/*.md`). Each document is chunked at 512 tokens, at 1,000 characters with 100 of
- * overlap, and at 128 tokens with `contextualize`; each chunk is one line with its start, end, prefix, suffix,
- * heading path and the sha-256 of its text.
+ * overlap, and at 128 tokens with `contextualize` (with `--strategies`, also in windows of 256 tokens and at
+ * markers); each chunk is one line with its start, end, prefix, suffix, heading path and the sha-256 of its text.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,9 +21,14 @@ const SETTINGS = [
   { name: '1000 chars overlap 100', options: { unit: 'chars', maxSize: 1000, overlap: 100 } },
   { name: '128 tokens contextualize', options: { maxSize: 128, contextualize: true } },
 ];
+/** With `--strategies`, the simpler strategies too. */
+const STRATEGY_SETTINGS = [
+  { name: 'window 256 overlap 32', options: { strategy: 'window', maxSize: 256, overlap: 32 } },
+  { name: 'markers', options: { strategy: 'markers', markers: ['\n# ', '\n## ', '\n\n'], minSize: 40, maxSize: 300 } },
+];
 
 const { values, positionals } = parseArgs({
-  options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string' }, compare: { type: 'boolean', default: false } },
+  options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string' }, compare: { type: 'boolean', default: false }, strategies: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
 
@@ -48,8 +53,9 @@ const lib = await import(pathToFileURL(resolve(values.dist, 'index.js')).href);
 const lines = [];
 let chunkCount = 0;
 const files = documents(inputs);
+const settings = values.strategies ? [...SETTINGS, ...STRATEGY_SETTINGS] : SETTINGS;
 for (const file of files) {
-  for (const setting of SETTINGS) {
+  for (const setting of settings) {
     let chunks;
     try {
       ({ chunks } = await lib.chunkFile(file, { ...setting.options, documentId: 'd' }));
@@ -65,7 +71,7 @@ for (const file of files) {
   }
 }
 writeFileSync(values.out ?? '/dev/stdout', `${lines.join('\n')}\n`);
-console.error(`${files.length} documents, ${SETTINGS.length} settings, ${chunkCount} chunks`);
+console.error(`${files.length} documents, ${settings.length} settings, ${chunkCount} chunks`);
 
 /** Compares two digests; prints the first differences and returns the exit code (0 when equal). */
 function compare(a, b) {

@@ -5,8 +5,13 @@
  */
 import { ChunkError } from './errors.js';
 
+/** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
+/** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
+export const FORMATS = ['markdown', 'pdf', 'transcript', 'text'] as const;
+/** A format chunkstream reads. */
+export type DocumentFormat = (typeof FORMATS)[number];
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */
-export type InputFormat = 'markdown' | 'pdf' | 'transcript' | 'auto';
+export type InputFormat = DocumentFormat | 'auto';
 /** Units a size can be measured in. */
 export type SizeUnit = 'tokens' | 'chars' | 'words';
 /** Token encodings bundled with the package (no network, ever). */
@@ -20,10 +25,18 @@ export interface ParseOptions {
   format?: InputFormat;
   /** Fail on invalid UTF-8 with `ERR_INVALID_UTF8` instead of replacing it with U+FFFD. Default false. */
   fatal?: boolean;
-  /** Cap on the text a Markdown parser carries between cut points. Default 16 MiB. */
+  /** Cap on a transcript read into memory. Default 16 MiB. */
   maxBufferBytes?: number;
-  /** Size (UTF-16 units) from which a Markdown batch is cut at the next safe blank line. Default 16 KiB. */
+  /** Size (UTF-16 units) from which a Markdown batch is cut at the next safe blank line. Default 8 Ki. */
   batchSize?: number;
+  /**
+   * Hard bound (UTF-16 units) on a Markdown parse batch, whatever the text: where no safe blank line falls within
+   * it, the batch is cut at the most faithful place inside (see the README). Default 32 Ki, or four batches when
+   * `batchSize` is larger.
+   */
+  maxBatchSize?: number;
+  /** Fail instead of cutting: `ERR_BUFFER_OVERFLOW` for a line longer than `maxBatchSize`, `ERR_NESTING_TOO_DEEP` for containers nested deeper than 32. */
+  strict?: boolean;
   /** Worker threads parsing Markdown batches; 0 parses inline; `'auto'` decides from input size and cores. */
   workers?: number | 'auto';
   /** Cap on a PDF read from a stream (it is buffered for random access). Default 256 MiB. */
@@ -47,6 +60,8 @@ export interface ParseConfig {
   readonly fatal: boolean;
   readonly maxBufferBytes: number;
   readonly batchSize: number;
+  readonly maxBatchSize: number;
+  readonly strict: boolean;
   readonly workers: number | 'auto';
   readonly maxPdfBytes: number;
   readonly password: string | undefined;
@@ -85,7 +100,7 @@ export interface ChunkOptions {
   preserveCode?: boolean;
   /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
   contextualize?: boolean;
-  /** Id of the document; chunk ids are `${documentId}#${index}`. Default `'doc'`. */
+  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
   documentId?: string;
   /** Where the document came from (a path), copied to every chunk. */
   origin?: string;
@@ -126,7 +141,7 @@ export interface ChunkConfig {
   readonly signal: AbortSignal | undefined;
 }
 
-const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'workers', 'maxPdfBytes', 'password', 'maxPdfSeconds', 'maxPdfMemoryMb', 'signal'];
+const PARSE_KEYS = ['format', 'fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'workers', 'maxPdfBytes', 'password', 'maxPdfSeconds', 'maxPdfMemoryMb', 'signal'];
 const CHUNK_KEYS = [
   'strategy', 'unit', 'encoding', 'graphemes', 'maxSize', 'targetSize', 'minSize', 'overlap', 'splitLevels', 'locale',
   'preserveTables', 'tableSplit', 'preserveCode', 'contextualize', 'documentId', 'origin', 'fixedSize', 'markers',
@@ -233,6 +248,14 @@ export const DEFAULT_PDF_MEMORY_MB = 512;
 /** Less than this does not even hold Node and pdf.js. */
 const MIN_PDF_MEMORY_MB = 96;
 
+/**
+ * Default hard bound on a Markdown batch, in UTF-16 units. The largest batch the safe cuts make on the corpus and
+ * on Node's API docs at the default batch size is about 26 Ki units, so no real document is cut inside a construct;
+ * on text without safe cuts (a table of many rows, headings without blank lines) micromark's time per character
+ * grows with the batch, from twice the 8 Ki figure at 32 Ki to three times at 128 Ki, and its working set with it.
+ */
+export const DEFAULT_MAX_BATCH_SIZE = 32 * 1024;
+
 /** Copies, defaults, validates and freezes options for `parse()`. */
 export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
   const o = plainObject('options', options) as ParseOptions;
@@ -242,14 +265,17 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
   if (o.password !== undefined && typeof o.password !== 'string') throw invalidOption('password', 'must be a string', o.password);
   const maxBufferBytes = integer('maxBufferBytes', o.maxBufferBytes, 16 * 1024 * 1024, 1024);
   const batchSize = integer('batchSize', o.batchSize, DEFAULT_BATCH_SIZE, 1);
-  if (batchSize > maxBufferBytes) {
-    throw invalidOption('batchSize', `must not exceed maxBufferBytes (${maxBufferBytes})`, batchSize);
+  const maxBatchSize = integer('maxBatchSize', o.maxBatchSize, Math.max(DEFAULT_MAX_BATCH_SIZE, 4 * batchSize), 64);
+  if (batchSize > maxBatchSize) {
+    throw invalidOption('batchSize', `must not exceed maxBatchSize (${maxBatchSize})`, batchSize);
   }
   return Object.freeze({
-    format: oneOf('format', o.format, ['markdown', 'pdf', 'transcript', 'auto'] as const, 'auto'),
+    format: oneOf('format', o.format, [...FORMATS, 'auto'] as const, 'auto'),
     fatal: bool('fatal', o.fatal, false),
     maxBufferBytes,
     batchSize,
+    maxBatchSize,
+    strict: bool('strict', o.strict, false),
     workers,
     maxPdfBytes: integer('maxPdfBytes', o.maxPdfBytes, 256 * 1024 * 1024, 1),
     password: o.password,
@@ -308,9 +334,15 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   // Overlap is clamped below the window so that every window advances.
   const overlapTurns = Math.min(integer('overlapTurns', o.overlapTurns, 1, 0), turnsPerChunk - 1);
 
+  const strategy = oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic');
+  const unit = oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens');
+  const fixedSize = o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1);
+  if (strategy === 'fixed' && fixedSize === undefined && unit !== 'chars') {
+    throw invalidOption('fixedSize', `is required with unit '${unit}': the fixed strategy cuts characters, so maxSize only stands in for it when unit is 'chars'`, fixedSize);
+  }
   return Object.freeze({
-    strategy: oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic'),
-    unit: oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens'),
+    strategy,
+    unit,
     encoding: oneOf('encoding', o.encoding, ['cl100k_base', 'o200k_base'] as const, 'cl100k_base'),
     graphemes: bool('graphemes', o.graphemes, false),
     maxSize,
@@ -325,7 +357,7 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     contextualize: bool('contextualize', o.contextualize, false),
     documentId: o.documentId ?? 'doc',
     origin: o.origin,
-    fixedSize: o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1),
+    fixedSize,
     markers: Object.freeze(markers),
     turnsPerChunk,
     overlapTurns,

@@ -2,8 +2,10 @@
 export type ChunkErrorCode =
   /** An option is missing a rule: wrong type, out of range, inconsistent with another option. */
   | 'ERR_INVALID_OPTION'
-  /** A region of input without a usable cut point exceeded `maxBufferBytes`. */
+  /** Input exceeded a buffer bound: a line longer than `maxBatchSize` with `strict`, a transcript over `maxBufferBytes`, `collect`'s `maxItems`. */
   | 'ERR_BUFFER_OVERFLOW'
+  /** With `strict`, Markdown containers (quotes, lists) nested deeper than chunkstream reads them. */
+  | 'ERR_NESTING_TOO_DEEP'
   /** Input is not valid UTF-8 and `fatal` was set. */
   | 'ERR_INVALID_UTF8'
   /** Something other than a string, Buffer or Uint8Array was written to a parser. */
@@ -22,8 +24,16 @@ export type ChunkErrorCode =
   | 'ERR_TRANSCRIPT_INVALID'
   /** An injected part (sizer, splitter, tracker, optimizer) broke its protocol. */
   | 'ERR_PROTOCOL'
+  /** A part that keeps state (a `SemanticChunker`'s injected heading tracker) is still in use by an open stream. */
+  | 'ERR_IN_USE'
   /** A file could not be read. */
   | 'ERR_READ'
+  /** An output file could not be written (a full disk, a folder without write permission). */
+  | 'ERR_WRITE'
+  /** An optional peer dependency that an integration needs (such as `bullmq` for `chunkstream/queue`) is not installed. */
+  | 'ERR_MISSING_DEPENDENCY'
+  /** The Redis server behind a job queue could not be reached. */
+  | 'ERR_QUEUE_UNAVAILABLE'
   /** A stage of a chunking run failed in an unexpected way (a bug, or a failing dependency). */
   | 'ERR_INTERNAL';
 

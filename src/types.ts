@@ -3,6 +3,7 @@
  * statistics of a run. Offsets are UTF-16 indices (JavaScript string indices) into the whole decoded document;
  * lines are 1-based.
  */
+import type { DocumentFormat } from './config.js';
 
 /** Every kind of block a parser emits. */
 export type BlockKind =
@@ -48,6 +49,24 @@ export interface BlockFeatures {
   readonly list?: boolean;
 }
 
+/**
+ * How a block continues a construct that the parser had to cut (a table of many rows, an unclosed fence, one line
+ * of megabytes): the chunker treats a run of such parts as one block.
+ */
+export interface BlockContinuation {
+  /** The block continues the block before it: its text starts inside the construct. */
+  readonly previous: boolean;
+  /** The block goes on in the block after it. */
+  readonly next: boolean;
+  /** Where the cut before this block fell, when `previous`: between list items, table rows or lines, or inside a line. */
+  readonly cut?: 'item' | 'row' | 'line' | 'inline';
+  /**
+   * What frames every part of the construct for the embedder, which this part's text lacks: a table's header and
+   * delimiter rows, a fence's opening line. Only on parts that continue a previous one.
+   */
+  readonly frame?: string;
+}
+
 /** Fields every block has. */
 export interface BlockBase {
   readonly kind: BlockKind;
@@ -74,6 +93,10 @@ export interface BlockBase {
    */
   readonly gapBefore?: string;
   readonly features?: BlockFeatures;
+  /** Set on the parts of a construct too large for one parse batch, which the parser gives as consecutive blocks. */
+  readonly continuation?: BlockContinuation;
+  /** What the parser had to do to read this block, in words (a line cut inside, containers nested too deep read as text). */
+  readonly warnings?: readonly string[];
   /** Who spoke this turn (transcripts only). */
   readonly speaker?: string;
   /** 0-based index of this turn in its transcript (transcripts only). */
@@ -104,9 +127,12 @@ export interface CodeBlock extends BlockBase {
 /** A GFM table. */
 export interface TableBlock extends BlockBase {
   readonly kind: 'table';
-  /** Each row's offsets, header row first; the delimiter row is not a row. */
+  /**
+   * Each row's offsets, header row first; the delimiter row is not a row. A part that continues a table cut by the
+   * parser (`continuation.previous`) holds data rows only: its header and delimiter rows are `continuation.frame`.
+   */
   readonly rows: readonly Span[];
-  /** The delimiter row (`| --- | :-: |`). */
+  /** The delimiter row (`| --- | :-: |`); an empty span at the block's start in a part that continues a table. */
   readonly delimiterRow: Span;
 }
 
@@ -154,7 +180,11 @@ export interface ChunkMetadata {
 
 /** One retrieval chunk. */
 export interface Chunk {
-  /** Stable id: `${documentId}#${index}`. */
+  /**
+   * Stable id: `${documentId}#${digest}`, the digest being the first 16 hex digits of the sha-256 of what the
+   * embedder sees (`embedText`, or prefix + text + suffix); the second and later chunks with the same content in a
+   * document get `-2`, `-3`, …. An edit elsewhere in the document leaves it unchanged; `index` gives the order.
+   */
   readonly id: string;
   readonly documentId: string;
   /** Where the document came from (a path, a URL), when known. */
@@ -210,12 +240,29 @@ export interface ChunkStatistics {
   /** True when a PDF had pages without a text layer. */
   readonly needsOcr?: boolean;
   readonly warnings: readonly string[];
+  /** `chunks`, under the name the chunker's documentation gives it. */
+  readonly totalChunks: number;
+  /** `averageSize`, under the name the chunker's documentation gives it. */
+  readonly avgSize: number;
+  /** `oversized`, under the name the chunker's documentation gives it. */
+  readonly oversizedCount: number;
+  /** `undersized`, under the name the chunker's documentation gives it. */
+  readonly undersizedCount: number;
+}
+
+/** The document a result is about. */
+export interface ChunkedDocument {
+  /** The id every chunk's `documentId` and `id` carry. */
+  readonly documentId: string;
+  /** What the document was read as; `'blocks'` when blocks were given (`chunkBlocks`), so no format was read. */
+  readonly format: DocumentFormat | 'blocks';
 }
 
 /** What the synchronous and promise APIs return. */
 export interface ChunkingResult {
   readonly chunks: Chunk[];
   readonly statistics: ChunkStatistics;
+  readonly document: ChunkedDocument;
 }
 
 /** One document for the strategy chunkers. */

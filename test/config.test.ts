@@ -65,16 +65,20 @@ describe('normalizeOptions', () => {
 
 describe('normalizeParseOptions', () => {
   it('fills defaults', () => {
-    expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 8192, workers: 'auto' });
-    expect(normalizeParseOptions()).toMatchObject({ maxPdfSeconds: 25, maxPdfMemoryMb: 256 });
+    expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 8192, maxBatchSize: 32768, strict: false, workers: 'auto' });
+    // A larger batch raises the default bound with it.
+    expect(normalizeParseOptions({ batchSize: 65536 }).maxBatchSize).toBe(4 * 65536);
+    expect(normalizeParseOptions()).toMatchObject({ maxPdfSeconds: 25, maxPdfMemoryMb: 512 });
     expect(normalizeParseOptions({ maxPdfSeconds: 0.5 }).maxPdfSeconds).toBe(0.5);
   });
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ['format', { format: 'docx' }, /Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'auto', got "docx"/],
+    ['format', { format: 'docx' }, /Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'auto', got "docx"/],
     ['fatal', { fatal: 'true' }, /Invalid option fatal: must be a boolean/],
     ['maxBufferBytes', { maxBufferBytes: 10 }, /Invalid option maxBufferBytes: must be an integer >= 1024, got 10/],
-    ['batchSize', { batchSize: 1 << 25 }, /Invalid option batchSize: must not exceed maxBufferBytes/],
+    ['batchSize', { batchSize: 4096, maxBatchSize: 1024 }, /Invalid option batchSize: must not exceed maxBatchSize \(1024\), got 4096/],
+    ['maxBatchSize', { maxBatchSize: 10 }, /Invalid option maxBatchSize: must be an integer >= 64, got 10/],
+    ['strict', { strict: 1 }, /Invalid option strict: must be a boolean, got 1/],
     ['workers', { workers: -1 }, /Invalid option workers: must be an integer between 0 and 64, got -1/],
     ['maxPdfBytes', { maxPdfBytes: 0 }, /Invalid option maxPdfBytes: must be an integer >= 1, got 0/],
     ['password', { password: 1234 }, /Invalid option password: must be a string, got 1234/],

@@ -1,26 +1,25 @@
 /**
- * One chunking measurement, run by `bench/chunk.ts` in its own plain Node process against the built `dist/`:
+ * One chunking measurement, run by `bench/chunk.ts` in its own plain Node process against a built `dist/` (the
+ * project's, or the one `CHUNKSTREAM_DIST` names):
  *
  *   node bench/support/chunk-child.mjs <contender> <input>
  *
- * The chunkstream contenders parse inline (`workers: 0`, what `'auto'` does on two cores) or on one parse thread
- * (`workers: 1`). `input` is `corpus` (every corpus Markdown file, one document each), `nodedocs` (Node's API docs
- * concatenated into one document) or the path of a Markdown file that is streamed from disk through parse() → chunk() (the
- * chunkstream contenders only; the peers take one string). Prints one JSON line. All contenders count tokens
- * with cl100k_base from js-tiktoken's local ranks.
+ * Contenders: `chunkstream` parses inline (`workers: 0`, what `'auto'` does on two cores), `chunkstream-thread` on
+ * one parse thread (`workers: 1`); `remark-floor` is bare block-level remark on the same batches; `langchain`,
+ * `chonkie`, `llamaindex` are the peers. `input` is `corpus` (every corpus Markdown file, one document each),
+ * `nodedocs` (Node's API docs concatenated into one document) or the path of a Markdown file that is streamed from
+ * disk through parse() → chunk() (the chunkstream contenders only; the peers take one string). Prints one JSON
+ * line. All contenders count tokens with cl100k_base from js-tiktoken's local ranks.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { chunk, chunkText, parse } from '../../dist/index.js';
-import { peakRssBytes } from '../../dist/cli/peak-rss.js';
-import { defaultBatches, remarkFloor } from './remark-floor.mjs';
+import { CORPUS, distModule, NODE_DOCS, peakRssBytes, report as printReport, stopwatch } from './measured.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CORPUS = resolve(ROOT, '../shared/corpus/md');
-const NODE_DOCS = '/usr/share/doc/nodejs/api';
 const SIZE = 512;
+const CORPUS_MD = join(CORPUS, 'md');
 
 const [contender, input] = process.argv.slice(2);
 
@@ -38,15 +37,15 @@ function markdownFiles(dir) {
 
 /** The documents of a named input. */
 function documents(name) {
-  if (name === 'corpus') return markdownFiles(CORPUS).map((f) => readFileSync(f, 'utf8'));
+  if (name === 'corpus') return markdownFiles(CORPUS_MD).map((f) => readFileSync(f, 'utf8'));
   // Node's API docs as one document, as a job that concatenates its sources would see them.
   if (name === 'nodedocs') return [markdownFiles(NODE_DOCS).map((f) => readFileSync(f, 'utf8')).join('\n\n')];
   throw new Error(`unknown input ${name}`);
 }
 
 // The peers' length function: js-tiktoken's own encoder (the one their documentation pairs them with). Loaded
-// only where it is used: it holds some 70 MB, and even its ranks module (two strings of a megabyte each) would
-// weigh on chunkstream's figures, measured for memory in the same process.
+// only where it is used: its tables, and even its ranks module (two strings of a megabyte each), would weigh on
+// chunkstream's figures, measured for memory in the same process.
 let encoder;
 async function loadEncoder() {
   const [{ Tiktoken }, { default: ranks }] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
@@ -57,16 +56,21 @@ const count = (t) => encoder.encode(t, [], []).length;
 /** A function from one document to its chunk texts. */
 async function contenderRun() {
   switch (contender) {
-    case 'chunkstream (workers: 0)':
+    case 'chunkstream': {
+      const { chunkText } = await distModule();
       return (text) => chunkText(text, { maxSize: SIZE, unit: 'tokens' }).chunks.map((c) => c.text);
-    case 'chunkstream (workers: 1)':
+    }
+    case 'chunkstream-thread': {
+      const { chunk, parse } = await distModule();
       return async (text) => {
         const out = [];
         await pipeline(Readable.from([text]), parse({ workers: 1 }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
         return out;
       };
-    case 'remark block-level, parse only': {
+    }
+    case 'remark-floor': {
       // The floor: micromark's block parse through remark on chunkstream's own batches, trees dropped, no chunks.
+      const { defaultBatches, remarkFloor } = await import('./remark-floor.mjs');
       const floor = remarkFloor(true);
       return (text) => {
         const batches = defaultBatches();
@@ -114,10 +118,18 @@ function percentile(sorted, p) {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
+/** sha-256 of a list of strings or numbers: two builds that cut the same chunks give the same digest. */
+function digestOf(values) {
+  const hash = createHash('sha256');
+  for (const v of values) hash.update(`${v}\u0000`);
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** Figures of one run; the size distribution is summarized here, as a list of sizes can be long. */
-function report(seconds, cpuSeconds, bytes, sizes, peakRss = peakRssBytes()) {
+function report(seconds, cpuSeconds, bytes, sizes, digest, peakRss = peakRssBytes()) {
   const sorted = Float64Array.from(sizes).sort();
   return {
+    digest,
     seconds,
     cpuSeconds,
     chunks: sizes.length,
@@ -130,15 +142,29 @@ function report(seconds, cpuSeconds, bytes, sizes, peakRss = peakRssBytes()) {
   };
 }
 
-/** A file streamed from disk through parse() → chunk(); chunk sizes as chunkstream reports them. */
+/**
+ * A file streamed from disk through parse() → chunk(); chunk sizes as chunkstream reports them. The digest covers
+ * each chunk's start, end and size (numbers are all the sink keeps, so that the stream's memory stays its own).
+ */
 async function streamFile(path) {
-  const workers = contender === 'chunkstream (workers: 1)' ? 1 : 0;
+  if (contender !== 'chunkstream' && contender !== 'chunkstream-thread') throw new Error(`${contender} takes one string: it is not streamed`);
+  const { chunk, parse } = await distModule();
+  const workers = contender === 'chunkstream-thread' ? 1 : 0;
   const sizes = [];
-  const t0 = performance.now();
-  const cpu = process.cpuUsage();
-  await pipeline(createReadStream(path), parse({ format: 'markdown', workers }), chunk({ maxSize: SIZE }), sink((c) => sizes.push(c.size)));
-  const used = process.cpuUsage(cpu);
-  return report((performance.now() - t0) / 1000, (used.user + used.system) / 1e6, statSync(path).size, sizes);
+  const bounds = [];
+  const elapsed = stopwatch();
+  await pipeline(
+    createReadStream(path),
+    parse({ format: 'markdown', workers }),
+    chunk({ maxSize: SIZE }),
+    sink((c) => {
+      sizes.push(c.size);
+      bounds.push(c.start, c.end);
+    }),
+  );
+  const { seconds, cpuSeconds } = elapsed();
+  const peak = peakRssBytes();
+  return report(seconds, cpuSeconds, statSync(path).size, sizes, digestOf([...bounds, ...sizes]), peak);
 }
 
 /**
@@ -153,21 +179,18 @@ async function runDocuments(name) {
   const run = await contenderRun();
   await run(docs[0] ?? '');
   const pass = async () => {
-    const t0 = performance.now();
-    const cpu = process.cpuUsage();
+    const elapsed = stopwatch();
     const texts = [];
     for (const d of docs) for (const t of await run(d)) texts.push(t);
-    const used = process.cpuUsage(cpu);
-    return { texts, seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+    return { texts, ...elapsed() };
   };
   const first = await pass();
   const second = await pass();
-  // The peak before the sizes are counted: the reference counter below is js-tiktoken's 70 MB encoder.
+  // The peak before the sizes are counted: the reference counter below is js-tiktoken's encoder, whose tables
+  // are larger than chunkstream's.
   const peak = peakRssBytes();
   await loadEncoder();
-  return { ...report(second.seconds, second.cpuSeconds, bytes, second.texts.map(count), peak), firstSeconds: first.seconds };
+  return { ...report(second.seconds, second.cpuSeconds, bytes, second.texts.map(count), digestOf(second.texts), peak), firstSeconds: first.seconds };
 }
 
-const figures = input === 'corpus' || input === 'nodedocs' ? await runDocuments(input) : await streamFile(input);
-// Exit once the line is written: stdout to a pipe is asynchronous, and idle pool threads would linger.
-process.stdout.write(`${JSON.stringify(figures)}\n`, () => process.exit(0));
+printReport(input === 'corpus' || input === 'nodedocs' ? await runDocuments(input) : await streamFile(input));

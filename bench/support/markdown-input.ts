@@ -3,14 +3,12 @@
  * `.bench-tmp/` (ignored by git) so that the measured processes can stream it from disk.
  */
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createMarkdownBatcher } from '../../src/parsers/markdown/batcher.js';
+import { CORPUS, NODE_DOCS, ROOT } from './runner.js';
 
-/** The project root (bench scripts live in `bench/`). */
-export const ROOT = resolve(import.meta.dirname, '../..');
-const CORPUS_MD = resolve(ROOT, '../shared/corpus/md');
-const NODE_DOCS = '/usr/share/doc/nodejs/api';
+const CORPUS_MD = join(CORPUS, 'md');
 const TMP = join(ROOT, '.bench-tmp');
 
 function walk(dir: string, extensions: string[]): string[] {
@@ -29,12 +27,17 @@ function walk(dir: string, extensions: string[]): string[] {
  * the parser. Such files (a few spec edge cases) are left out of the bench input.
  */
 function leavesConstructOpen(text: string): boolean {
-  const batcher = createMarkdownBatcher({ batchSize: 1000, maxBufferBytes: 1 << 30 });
+  const batcher = createMarkdownBatcher({ batchSize: 1000, maxBatchSize: 1 << 30 });
   const batches = [...batcher.write(`${text}\n\n${'para\n\n'.repeat(400)}`), ...batcher.end()];
   return (batches.at(-1)?.text.length ?? 0) > 2000;
 }
 
-/** The base text: every corpus Markdown file that closes what it opens, joined by blank lines. */
+/** True when {@link baseText} has something to read: the corpus Markdown, or else Node's API docs. */
+export function hasBaseText(): boolean {
+  return existsSync(CORPUS_MD) || existsSync(NODE_DOCS);
+}
+
+/** The base text: every corpus Markdown file (else every file of Node's API docs) that closes what it opens, joined by blank lines. */
 export function baseText(): { text: string; files: number; skipped: number; source: string } {
   const fromCorpus = existsSync(CORPUS_MD);
   const files = fromCorpus ? walk(CORPUS_MD, ['.md', '.txt']) : existsSync(NODE_DOCS) ? walk(NODE_DOCS, ['.md']) : [];

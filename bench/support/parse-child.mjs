@@ -1,22 +1,23 @@
 /**
- * One parse measurement, run by `bench/parse.ts` in its own process against the built `dist/`:
- * `node bench/support/parse-child.mjs <configuration> <file>`. Prints one JSON line (see `Measurement`).
+ * One parse measurement, run by `bench/parse.ts` in its own plain Node process against the built `dist/`:
+ * `node bench/support/parse-child.mjs <configuration> <file>`. Prints one JSON line: bytes, seconds, cpuSeconds,
+ * peakRssMb, and items (blocks, or parsed batches for the bare parsers).
  */
 import { createReadStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse } from '../../dist/index.js';
-import { peakRssBytes } from '../../dist/cli/peak-rss.js';
-import { defaultBatches, remarkFloor } from './remark-floor.mjs';
+import { distModule, peakRssBytes, report, stopwatch } from './measured.mjs';
 
 const [config, path] = process.argv.slice(2);
 
 /** Bare remark on the batches chunkstream cuts, streamed from disk; trees are dropped at once. */
 async function bareRemark(blockLevel) {
+  const { defaultBatches, remarkFloor } = await import('./remark-floor.mjs');
   const frozen = remarkFloor(blockLevel);
   const batches = defaultBatches();
   let bytes = 0;
   let items = 0;
+  const elapsed = stopwatch();
   for await (const piece of createReadStream(path)) {
     bytes += piece.length;
     for (const batch of batches.write(piece)) {
@@ -28,13 +29,15 @@ async function bareRemark(blockLevel) {
     frozen.parse(batch.text);
     items++;
   }
-  return { bytes, items };
+  return { bytes, items, ...elapsed() };
 }
 
 /** The chunkstream parse() stream into a sink that counts blocks. */
 async function stream(workers) {
+  const { parse } = await distModule();
   let bytes = 0;
   let items = 0;
+  const elapsed = stopwatch();
   const source = createReadStream(path).on('data', (d) => (bytes += d.length));
   const sink = new Writable({
     objectMode: true,
@@ -44,7 +47,7 @@ async function stream(workers) {
     },
   });
   await pipeline(source, parse({ workers }), sink);
-  return { bytes, items };
+  return { bytes, items, ...elapsed() };
 }
 
 const run = {
@@ -56,15 +59,5 @@ const run = {
 }[config];
 if (run === undefined) throw new Error(`unknown configuration ${config}`);
 
-const started = performance.now();
-const cpu = process.cpuUsage();
-const { bytes, items } = await run();
-const used = process.cpuUsage(cpu);
-const report = {
-  bytes,
-  seconds: (performance.now() - started) / 1000,
-  cpuSeconds: (used.user + used.system) / 1e6,
-  peakRssMb: peakRssBytes() / 2 ** 20,
-  items,
-};
-process.stdout.write(`${JSON.stringify(report)}\n`);
+const { bytes, items, seconds, cpuSeconds } = await run();
+report({ bytes, seconds, cpuSeconds, peakRssMb: peakRssBytes() / 2 ** 20, items });

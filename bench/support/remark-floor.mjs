@@ -1,12 +1,15 @@
 /**
  * The floor the benches compare chunkstream's parse with: bare remark-parse + remark-gfm, frozen once, on the
- * batches chunkstream cuts. Shared by `parse-child.mjs` and `chunk-child.mjs`.
+ * batches chunkstream cuts. Shared by `parse-child.mjs` and `chunk-child.mjs`, and loaded only by the
+ * measurements that use it, so that remark's modules do not weigh on the others' memory.
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
-import { normalizeParseOptions } from '../../dist/index.js';
-import { createMarkdownBatchCore, INLINE_CONSTRUCTS } from '../../dist/parsers/markdown/parse.js';
+import { distModule } from './measured.mjs';
+
+// The batcher and the list of inline constructs are the build's own, so the floor parses what chunkstream parses.
+const [{ normalizeParseOptions }, { createMarkdownBatchCore, INLINE_CONSTRUCTS }] = await Promise.all([distModule(), distModule('parsers/markdown/parse.js')]);
 
 /** A frozen remark processor: full, or with micromark's inline constructs off (those chunkstream's block parse turns off). */
 export function remarkFloor(blockLevel) {

@@ -7,17 +7,18 @@ import { extname } from 'node:path';
 import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
-import { readTurns } from '../chunking/strategies/index.js';
+import { readTurns } from '../parsers/transcript/turns.js';
 import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
 import { ChunkError } from '../errors.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
+import { parseText } from '../parsers/text/parse.js';
 import { detectFormat } from '../stream/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
-import type { Block, ChunkingResult } from '../types.js';
+import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
-export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize'>;
+export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize' | 'maxBatchSize' | 'strict'>;
 
 /** Options of `chunkFile`. */
 export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers' | 'maxPdfSeconds' | 'maxPdfMemoryMb'>;
@@ -29,10 +30,10 @@ export interface ChunkFileResult extends ChunkingResult {
   readonly format: Exclude<InputFormat, 'auto'>;
 }
 
-const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'format', 'maxPdfBytes', 'password', 'workers', 'maxPdfSeconds', 'maxPdfMemoryMb']);
+const PARSE_KEYS = new Set(['fatal', 'maxBufferBytes', 'batchSize', 'maxBatchSize', 'strict', 'format', 'maxPdfBytes', 'password', 'workers', 'maxPdfSeconds', 'maxPdfMemoryMb']);
 
 /** Separates parse options from chunking options (each normalizer accepts only its own). */
-function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
+export function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOptions; chunkOptions: ChunkOptions } {
   const parseOptions: Record<string, unknown> = {};
   const chunkOptions: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) (PARSE_KEYS.has(key) ? parseOptions : chunkOptions)[key] = value;
@@ -40,16 +41,16 @@ function splitOptions(options: ChunkFileOptions = {}): { parseOptions: ParseOpti
   return { parseOptions, chunkOptions };
 }
 
-/** Chunks blocks with the semantic chunker, synchronously. */
+/** Chunks blocks with the semantic chunker (or `options.strategy`), synchronously. */
 export function chunkBlocks(blocks: Iterable<Block>, options?: ChunkOptions, deps?: ChunkDeps): ChunkingResult {
-  return chunkBlocksWith(normalizeOptions(options), blocks, deps);
+  return chunkBlocksWith(normalizeOptions(options), blocks, deps, 'blocks');
 }
 
-/** Runs the chunk core of `config` over blocks. */
-function chunkBlocksWith(config: ChunkConfig, blocks: Iterable<Block>, deps?: ChunkDeps): ChunkingResult {
+/** Runs the chunk core of `config` over blocks read as `format`. */
+function chunkBlocksWith(config: ChunkConfig, blocks: Iterable<Block>, deps: ChunkDeps | undefined, format: ChunkedDocument['format']): ChunkingResult {
   const core = createChunkCore(config, resolveDeps(config, deps));
   const chunks = runCore(core, blocks);
-  return { chunks, statistics: core.statistics() };
+  return { chunks, statistics: core.statistics(), document: { documentId: config.documentId, format } };
 }
 
 /**
@@ -63,12 +64,12 @@ export function chunkText(markdown: string | Uint8Array, options?: ChunkTextOpti
   const { parseOptions, chunkOptions } = splitOptions(options);
   // Options are checked before the document is parsed, so a typo fails at once.
   const config = normalizeOptions(chunkOptions);
-  return chunkBlocksWith(config, parseMarkdown(markdown, { ...parseOptions, signal: undefined }), deps);
+  return chunkBlocksWith(config, parseMarkdown(markdown, { ...parseOptions, signal: undefined }), deps, 'markdown');
 }
 
 /** Chunks a parsed PDF; the statistics tell its pages, whether it needs OCR, and its warnings. */
 export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, deps?: ChunkDeps): ChunkFileResult {
-  const result = chunkBlocks(document.blocks, options, deps);
+  const result = chunkBlocksWith(normalizeOptions(options), document.blocks, deps, 'pdf');
   const statistics = {
     ...result.statistics,
     documents: 1,
@@ -76,7 +77,7 @@ export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, 
     ...(document.needsOcr ? { needsOcr: true } : {}),
     warnings: [...result.statistics.warnings, ...document.warnings],
   };
-  return { chunks: result.chunks, statistics, text: document.text, format: 'pdf' };
+  return { ...result, statistics, text: document.text, format: 'pdf' };
 }
 
 /** Guesses a file's format from its extension, then from its first bytes. */
@@ -85,6 +86,7 @@ async function formatOf(path: string, requested: InputFormat): Promise<Exclude<I
   const ext = extname(path).toLowerCase();
   if (ext === '.pdf') return 'pdf';
   if (ext === '.jsonl' || ext === '.transcript') return 'transcript';
+  if (ext === '.txt') return 'text';
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(1024);
@@ -96,7 +98,7 @@ async function formatOf(path: string, requested: InputFormat): Promise<Exclude<I
 }
 
 /**
- * Chunks one file (Markdown, PDF or transcript, from the extension or the first bytes). The promise resolves with
+ * Chunks one file (Markdown, PDF, transcript or plain text, from the extension or the first bytes). The promise resolves with
  * every chunk, the statistics and the document text; for files larger than memory, use the stream stages.
  */
 export async function chunkFile(path: string, options?: ChunkFileOptions, deps?: ChunkDeps): Promise<ChunkFileResult> {
@@ -129,10 +131,14 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   const text = decoder.write(bytes) + decoder.end();
   if (format === 'transcript') {
     // A transcript is chunked in turn windows unless another strategy is asked for.
-    const result = chunkBlocks(readTurns(text), { strategy: 'turns', ...withOrigin });
+    const result = chunkBlocksWith(normalizeOptions({ strategy: 'turns', ...withOrigin }), readTurns(text), undefined, format);
     return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
   }
-  const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBufferBytes: parseConfig.maxBufferBytes }, deps);
+  if (format === 'text') {
+    const result = chunkBlocksWith(normalizeOptions(withOrigin), parseText(text, { maxBufferBytes: parseConfig.maxBufferBytes }), deps, format);
+    return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
+  }
+  const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBatchSize: parseConfig.maxBatchSize, strict: parseConfig.strict }, deps);
   return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
 }
 

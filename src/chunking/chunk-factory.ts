@@ -3,8 +3,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
+import { nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
-import { isSpaceCode } from './segment-windows.js';
+import { isSpaceCode } from '../unicode/segment-windows.js';
 
 /** What a strategy knows about a chunk before it is numbered. */
 export interface ChunkDraft {
@@ -65,10 +66,13 @@ export function countWords(text: string): number {
   return words;
 }
 
-/** Numbers a draft and fills id, counts and hash. */
-export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number): Chunk {
+/**
+ * Numbers a draft and fills its id, counts and hash: the one place a chunk is finished. `id` defaults to the
+ * owner's next stable id (see `chunk-id.ts`).
+ */
+export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string): Chunk {
   const chunk: Record<string, unknown> = {
-    id: `${owner.documentId}#${index}`,
+    id: id ?? nextChunkId(owner, draft),
     documentId: owner.documentId,
   };
   if (owner.origin !== undefined) chunk.origin = owner.origin;

@@ -3,11 +3,12 @@
  * windows → numbering and statistics. The stream stage and the synchronous API both drive this core, which is why
  * their outputs are identical.
  */
-import type { ChunkConfig } from '../config.js';
+import { invalidOption, type ChunkConfig } from '../config.js';
+import { ChunkError } from '../errors.js';
 import {
   toOptimizer,
   toSizer,
-  toTextSplitter,
+  toCheckedTextSplitter,
   type ChunkOptimizer,
   type ChunkOptimizerLike,
   type HeadingTracker,
@@ -16,15 +17,18 @@ import {
   type TextSplitter,
   type TextSplitterLike,
 } from '../protocols.js';
-import type { Block, Chunk, ChunkStatistics, HeadingContext } from '../types.js';
-import { getInternals } from './chunk-internals.js';
+import type { Block, Chunk, ChunkStatistics } from '../types.js';
+import { finishChunk, type ChunkOwner } from './chunk-factory.js';
+import { lendDrafts } from './chunk-optimizer.js';
+import { createChunkIdSequence } from './chunk-id.js';
+import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { pipeCores, type Core } from '../core.js';
-import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
+import type { PackedDraft } from './draft.js';
 import { createHeadingStage, DefaultHeadingTracker } from './heading-tracker.js';
-import { createDefaultOptimizer, type ChunkMeasure } from './optimizer.js';
+import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
-import { createStatisticsAccumulator } from './statistics.js';
+import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
 import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 
@@ -34,7 +38,9 @@ export interface ChunkDeps {
   sizer?: SizerLike;
   /** Cuts text too large for a chunk; default the paragraph → sentence → word → grapheme splitter. */
   textSplitter?: TextSplitterLike;
-  /** Keeps the heading stack; default `DefaultHeadingTracker`. */
+  /** Keeps the heading stack; default a new `HeadingTracker` per document. */
+  headingTracker?: HeadingTracker;
+  /** `headingTracker` by its first name; give one or the other. */
   tracker?: HeadingTracker;
   /** Fuses and overlaps chunks; default fusion below `minSize` and `overlap`. */
   optimizer?: ChunkOptimizerLike;
@@ -46,7 +52,8 @@ export interface ResolvedDeps {
   readonly splitter: TextSplitter;
   readonly tracker: HeadingTracker;
   readonly measure: ChunkMeasure;
-  readonly optimizer: ChunkOptimizer;
+  /** The default optimizer works on drafts; an injected one gets chunks (`ChunkOptimizer`). */
+  readonly optimizer: { readonly drafts: DraftOptimizer } | { readonly chunks: ChunkOptimizer };
 }
 
 /** Most chunks an optimizer window holds: a long section is optimized a window at a time, in bounded memory. */
@@ -55,24 +62,30 @@ export const OPTIMIZER_WINDOW = 64;
 /** Fills in the default parts for what the user did not inject. */
 export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
   const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
-  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toTextSplitter(deps.textSplitter);
-  const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
-  const measure: ChunkMeasure = {
-    measure(heading: HeadingContext, prefix: string, text: string, suffix: string) {
-      if (!config.contextualize) return { size: sizer.size(prefix + text + suffix) };
-      const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
-      return { size: sizer.size(embedText), embedText };
-    },
-    limit: () => config.maxSize,
-    size: (text) => sizer.size(text),
-  };
+  // An injected splitter's spans are checked: a wrong one would lose text or break the limit without a word.
+  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toCheckedTextSplitter(deps.textSplitter, sizer);
+  const measure = createChunkMeasure(config, sizer);
   return {
     sizer,
     splitter,
-    tracker: deps.tracker ?? new DefaultHeadingTracker(),
+    tracker: headingTrackerOf(deps) ?? new DefaultHeadingTracker(),
     measure,
-    optimizer: deps.optimizer === undefined ? createDefaultOptimizer(measure) : toOptimizer(deps.optimizer),
+    optimizer: deps.optimizer === undefined ? { drafts: createDefaultOptimizer(measure) } : { chunks: toOptimizer(deps.optimizer) },
   };
+}
+
+/** The injected heading tracker, under either name, checked for the four methods of its protocol. */
+function headingTrackerOf(deps: ChunkDeps): HeadingTracker | undefined {
+  if (deps.headingTracker !== undefined && deps.tracker !== undefined && deps.headingTracker !== deps.tracker) {
+    throw invalidOption('headingTracker', 'and tracker name the same part: give one of them', deps.tracker);
+  }
+  const tracker = deps.headingTracker ?? deps.tracker;
+  if (tracker === undefined) return undefined;
+  const methods = ['update', 'getPath', 'getLevels', 'reset'] as const;
+  if (tracker === null || typeof tracker !== 'object' || methods.some((m) => typeof tracker[m] !== 'function')) {
+    throw new ChunkError('ERR_PROTOCOL', `headingTracker must be an object with ${methods.join(', ')} methods`);
+  }
+  return tracker;
 }
 
 /** The chunk core plus its running statistics. */
@@ -85,33 +98,61 @@ export interface ChunkCore extends Core<Block, Chunk> {
  * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
  */
 export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
-  if (config.strategy !== 'semantic') return createStrategyCore(config, deps.sizer);
+  const core = config.strategy === 'semantic' ? createSemanticCore(config, deps) : createStrategyCore(config, deps.sizer);
+  const warnings = createWarningTally();
+  return {
+    write(block) {
+      warnings.note(block.warnings);
+      return core.write(block);
+    },
+    end: () => core.end(),
+    statistics() {
+      const statistics = core.statistics();
+      const noted = warnings.list();
+      return noted.length === 0 ? statistics : { ...statistics, warnings: [...statistics.warnings, ...noted] };
+    },
+  };
+}
+
+/**
+ * The semantic chunker's core: heading tracking, packing, optimizing in bounded windows of one section, numbering.
+ * Drafts travel from the packer through the optimizer and become chunks once, when they are numbered.
+ */
+function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
   const stats = createStatisticsAccumulator(config);
   const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
-  let pending: Chunk[] = [];
-  let pendingSection = -1;
+  const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin };
+  const ids = createChunkIdSequence(config.documentId);
   let index = 0;
 
-  const number = (chunks: Chunk[]): Chunk[] =>
-    chunks.map((chunk) => {
-      const numbered = { ...chunk, id: `${config.documentId}#${index}`, index };
-      index++;
-      stats.add(numbered);
-      return numbered;
-    });
+  const numbered = (chunk: Chunk): Chunk => {
+    stats.add(chunk);
+    index++;
+    return chunk;
+  };
+  const finish = (draft: PackedDraft): Chunk => numbered(finishChunk(draft, owner, index, ids.next(draft)));
+  const optimize = (drafts: PackedDraft[]): Chunk[] => {
+    if (drafts.length === 0) return [];
+    const optimizer = deps.optimizer;
+    if ('drafts' in optimizer) return optimizer.drafts.optimize(drafts, config).map(finish);
+    // An injected optimizer sees finished chunks, lent with their drafts (a `ChunkOptimizer` optimizes those as the
+    // default would); what it returns is numbered in turn.
+    const chunks = drafts.map((d, i) => finishChunk(d, owner, index + i, ids.peek(d)));
+    lendDrafts(chunks, drafts, owner, deps.measure);
+    return optimizer.chunks.optimize(chunks, config).map((c) => numbered({ ...c, id: ids.next(c), index }));
+  };
 
-  const optimize = (chunks: Chunk[]): Chunk[] => (chunks.length === 0 ? [] : number(deps.optimizer.optimize(chunks, config)));
-
-  const window = {
-    write(chunk: Chunk): Chunk[] {
-      const section = getInternals(chunk)?.section ?? pendingSection;
+  let pending: PackedDraft[] = [];
+  let pendingSection = -1;
+  const window: Core<PackedDraft, Chunk> = {
+    write(draft) {
       let out: Chunk[] = [];
-      if (section !== pendingSection) {
+      if (draft.section !== pendingSection) {
         out = optimize(pending);
         pending = [];
-        pendingSection = section;
+        pendingSection = draft.section;
       }
-      pending.push(chunk);
+      pending.push(draft);
       if (pending.length >= OPTIMIZER_WINDOW) {
         // Keep the last chunk back: it may still fuse with the next one.
         out = [...out, ...optimize(pending.slice(0, -1))];
@@ -119,7 +160,7 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
       }
       return out;
     },
-    end(): Chunk[] {
+    end() {
       const out = optimize(pending);
       pending = [];
       return out;

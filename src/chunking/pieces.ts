@@ -4,8 +4,10 @@
  * may carry text added for the embedder (`prefix`, `suffix`) that is never part of the source slice.
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
+import { isProse } from './draft.js';
+import { fitKnown, type Measure } from './fit.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
-import { countLineEndings } from '../lines.js';
+import { countLineEndings } from '../unicode/lines.js';
 
 /** One unit of packing. */
 export interface Piece {
@@ -48,6 +50,8 @@ export interface Piece {
 /** What cutting a block needs. */
 export interface CutContext {
   readonly sizer: Sizer;
+  /** The run's cached measure (gaps between units are looked up, not measured again). */
+  readonly measure: Measure;
   readonly splitter: TextSplitter;
   readonly preserveCode: boolean;
   readonly preserveTables: boolean;
@@ -93,56 +97,112 @@ function pages(block: Block): { page?: number; pageEnd?: number } {
   return { page: block.page, pageEnd: block.pageEnd ?? block.page };
 }
 
+/** What pieces are cut from: a block, or a piece cut again; `whole` is its own piece, whose fields its parts narrow. */
+interface PieceSource {
+  readonly text: string;
+  readonly start: number;
+  readonly startLine: number;
+  readonly kind: BlockKind;
+  readonly page?: number;
+  readonly pageBreaks?: readonly number[];
+  readonly whole: Piece;
+}
+
+/** A block as a source of pieces. */
+function blockSource(block: Block): PieceSource {
+  return { text: block.text, start: block.start, startLine: block.startLine, kind: block.kind, page: block.page, pageBreaks: block.pageBreaks, whole: wholePiece(block, 0) };
+}
+
 /**
- * A span of a block (offsets relative to the block's text) turned into a piece that starts on `startLine`;
- * `whole` is the block's own piece, whose fields the span's piece narrows.
+ * A span of a source (offsets relative to its text) turned into a piece that starts on `startLine`, narrowing the
+ * fields of the source's whole piece.
  */
-function subPiece(block: Block, whole: Piece, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
-  const text = block.text.slice(span.start, span.end);
+function subPiece(source: PieceSource, span: Span, previousEnd: number, startLine: number, ctx: CutContext, extra: Partial<Piece>): Piece {
+  const { whole } = source;
+  const text = source.text.slice(span.start, span.end);
   const images = whole.images.filter((src) => src !== '' && text.includes(src));
   return {
     ...whole,
     text,
-    start: block.start + span.start,
-    end: block.start + span.end,
-    gapBefore: span.start === 0 ? whole.gapBefore : block.text.slice(previousEnd, span.start),
+    start: source.start + span.start,
+    end: source.start + span.end,
+    gapBefore: span.start === 0 ? whole.gapBefore : source.text.slice(previousEnd, span.start),
     startLine,
     endLine: startLine + countLineEndings(text),
     size: extra.size ?? ctx.sizer.size(text),
     isSplit: true,
     images,
-    hasCode: block.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
+    hasCode: source.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
     hasFormula: whole.hasFormula && text.includes('$'),
-    ...spanPages(block, block.start + span.start, block.start + span.end),
+    ...spanPages(source, source.start + span.start, source.start + span.end),
     ...extra,
   };
 }
 
 /** The pages of the first and last characters of `[start, end)` inside a PDF block that runs across pages. */
-function spanPages(block: Block, start: number, end: number): { page?: number; pageEnd?: number } {
-  if (block.page === undefined || block.pageBreaks === undefined) return {};
+function spanPages(source: PieceSource, start: number, end: number): { page?: number; pageEnd?: number } {
+  if (source.page === undefined || source.pageBreaks === undefined) return {};
   const pageAt = (offset: number): number => {
-    let page = block.page as number;
-    for (const at of block.pageBreaks ?? []) if (offset >= at) page++;
+    let page = source.page as number;
+    for (const at of source.pageBreaks ?? []) if (offset >= at) page++;
     return page;
   };
   return { page: pageAt(start), pageEnd: pageAt(Math.max(start, end - 1)) };
 }
 
-/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the block start). */
-function spansToPieces(block: Block, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
+/** Turns relative spans into pieces with the right gaps, counting lines as it goes (never from the source's start). */
+function spansToPieces(source: PieceSource, spans: readonly Span[], ctx: CutContext, extra: (i: number) => Partial<Piece> = () => ({})): Piece[] {
   const pieces: Piece[] = [];
   let previousEnd = 0;
-  let line = block.startLine;
-  const whole = wholePiece(block, 0);
+  let line = source.startLine;
   spans.forEach((span, i) => {
-    line += countLineEndings(block.text, previousEnd, span.start);
-    const piece = subPiece(block, whole, span, previousEnd, line, ctx, extra(i));
+    line += countLineEndings(source.text, previousEnd, span.start);
+    const piece = subPiece(source, span, previousEnd, line, ctx, extra(i));
     pieces.push(piece);
     line = piece.endLine;
     previousEnd = span.end;
   });
   return pieces;
+}
+
+/**
+ * `piece` cut again with the TextSplitter into parts of at most `limit` with its frame: what the packer does when
+ * a chunk measured exactly is over (a sizer that does not add up, a breadcrumb) and its last piece must shrink.
+ * The parts are plain text at the piece's place: the frame (a fence) goes to the first and last of them, they
+ * keep the piece's kind, and a part of anything but prose is marked as a fallback.
+ */
+export function recutPiece(piece: Piece, limit: number, ctx: CutContext): Piece[] {
+  const frame = piece.prefix === '' && piece.suffix === '' ? 0 : ctx.sizer.size(piece.prefix + piece.suffix);
+  const smaller = Math.max(1, Math.min(piece.size - 1, limit - frame - 1));
+  const plain: Piece = {
+    ...piece,
+    size: 0,
+    prefix: '',
+    suffix: '',
+    kind: 'paragraph',
+    isHeading: false,
+    isSplit: false,
+    languages: [],
+    images: [],
+    hasCode: false,
+    hasTable: false,
+    hasList: false,
+    hasFormula: false,
+  };
+  delete (plain as { depth?: number }).depth;
+  delete (plain as { oversizedReason?: string }).oversizedReason;
+  delete (plain as { fallback?: string }).fallback;
+  const source: PieceSource = { text: piece.text, start: piece.start, startLine: piece.startLine, kind: 'paragraph', page: piece.page, whole: plain };
+  const parts = spansToPieces(source, splitWithFirstBudget(piece.text, { first: smaller, rest: smaller }, ctx), ctx);
+  return parts.map((p, i) => ({
+    ...p,
+    kind: piece.kind,
+    prefix: i === 0 ? piece.prefix : '',
+    suffix: i === parts.length - 1 ? piece.suffix : '',
+    // Prose cut smaller is still prose; a row, an item or a line cut by the TextSplitter is a fallback.
+    ...(isProse(piece.kind) ? {} : { fallback: 'text-splitter' as const }),
+    isSplit: true,
+  }));
 }
 
 /**
@@ -155,12 +215,12 @@ export function cutBlock(block: Block, budget: Budget, ctx: CutContext): Piece[]
       return cutTable(block, budget, ctx);
     case 'code':
       if (ctx.preserveCode && block.fence !== null) {
-        return [{ ...wholePiece(block, ctx.sizer.size(block.text)), oversizedReason: 'preserveCode: fenced code kept whole' }];
+        return [{ ...framedWholePiece(block, ctx.sizer.size(block.text), ctx), oversizedReason: 'preserveCode: fenced code kept whole' }];
       }
-      return cutLines(block, budget, ctx, block.fence === null ? null : fenceLines(block.text, block.fence));
+      return cutLines(block, budget, ctx, block.fence === null ? null : fenceLines(block, block.fence));
     case 'math': {
-      const fence = /^[ \t]*(\${2,})/.exec(block.text)?.[1];
-      return cutLines(block, budget, ctx, fence === undefined ? null : fenceLines(block.text, fence));
+      const fence = mathFence(block);
+      return cutLines(block, budget, ctx, fence === undefined ? null : fenceLines(block, fence));
     }
     case 'list':
       return cutList(block, budget, ctx);
@@ -177,7 +237,7 @@ function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extr
   const protectedSpans = block.features?.math ? inlineMathSpans(text) : [];
   const adjusted = protectedSpans.length > 0 ? avoidCutsInside(text, spans, protectedSpans, budget, ctx) : spans;
   return spansToPieces(
-    block,
+    blockSource(block),
     adjusted.map((s) => ({ start: s.start + span.start, end: s.end + span.start })),
     ctx,
     () => extra,
@@ -232,7 +292,7 @@ function trimStart(text: string, start: number, end: number): number {
 }
 
 /** The known size of a packed unit, as a piece field. */
-function sizeOf(unit: Unit | undefined): { size?: number } {
+function sizeOf(unit: Part | undefined): { size?: number } {
   return unit?.size === undefined ? {} : { size: unit.size };
 }
 
@@ -251,8 +311,8 @@ function lineSpans(text: string, from = 0, to = text.length): Span[] {
   return lines;
 }
 
-/** A unit of structure inside a block (a row, a group of code lines, a list item), relative to the block's text. */
-interface Unit {
+/** A part of a block (a row, a group of code lines, a list item): its span in the block's text. */
+interface Part {
   span: Span;
   fallback?: boolean;
   /** Size of the span's text alone, when it is already known (each piece of text is measured once). */
@@ -261,10 +321,12 @@ interface Unit {
 
 /** How the pieces of one block are framed and limited. */
 interface Frame {
-  /** Added before every piece but the first. */
+  /** Added before every piece but the first (and before the first too with `prefixFirst`). */
   readonly prefix: string;
   /** Added after every piece but the last. */
   readonly suffix: string;
+  /** The first piece gets the prefix too: the block is a part that continues a construct, whose frame it lacks. */
+  readonly prefixFirst?: boolean;
 }
 
 /**
@@ -272,38 +334,33 @@ interface Frame {
  * measured once) and the gaps between them; each finished piece is then measured once, exactly, with its frame,
  * and shrunk from its tail in the rare case the estimate was short.
  */
-function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ctx: CutContext): Unit[] {
-  const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
-  const suffixSize = frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix);
-  const sizes = units.map((u) => u.size ?? ctx.sizer.size(text.slice(u.span.start, u.span.end)));
-  const gapCache = new Map<string, number>();
-  const gapSize = (gap: string) => {
-    let n = gapCache.get(gap);
-    if (n === undefined) gapCache.set(gap, (n = ctx.sizer.size(gap)));
-    return n;
-  };
-  const gapSizes = units.map((u, i) => (i === 0 ? 0 : gapSize(text.slice((units[i - 1] as Unit).span.end, u.span.start))));
-  const out: Unit[] = [];
-  // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
-  const limit = () => (out.length === 0 ? budget.first : budget.rest - prefixSize) - suffixSize;
-  const exact = (from: number, to: number) =>
-    ctx.sizer.size((out.length === 0 ? '' : frame.prefix) + text.slice((units[from] as Unit).span.start, (units[to] as Unit).span.end) + frame.suffix);
+function packUnits(text: string, units: Part[], budget: Budget, frame: Frame, ctx: CutContext): Part[] {
+  const prefixSize = frame.prefix === '' ? 0 : ctx.measure.size(frame.prefix);
+  const suffixSize = frame.suffix === '' ? 0 : ctx.measure.size(frame.suffix);
+  const sizes = units.map((u) => u.size ?? ctx.measure.size(text.slice(u.span.start, u.span.end)));
+  const gapSizes = units.map((u, i) => (i === 0 ? 0 : ctx.measure.gap(text.slice((units[i - 1] as Part).span.end, u.span.start))));
+  const out: Part[] = [];
   let i = 0;
   while (i < units.length) {
-    let j = i;
-    let estimate = sizes[i] as number;
-    while (j + 1 < units.length && estimate + (gapSizes[j + 1] as number) + (sizes[j + 1] as number) <= limit()) {
-      j++;
-      estimate += (gapSizes[j] as number) + (sizes[j] as number);
-    }
+    const first = i;
+    const framed = out.length > 0 || frame.prefixFirst === true;
+    const framing = (framed ? prefixSize : 0) + suffixSize;
     const cap = out.length === 0 ? budget.first : budget.rest;
-    const framing = (out.length === 0 ? 0 : prefixSize) + suffixSize;
-    let measured = exact(i, j);
-    while (j > i && measured > cap) measured = exact(i, --j);
+    // The suffix is counted for every piece: the last one has no suffix but carries the closing line instead.
+    const found = fitKnown({
+      first,
+      last: units.length - 1,
+      added: (k) => (k === first ? (sizes[k] as number) : (gapSizes[k] as number) + (sizes[k] as number)),
+      estimateLimit: cap - framing,
+      exact: (to) => ctx.measure.size((framed ? frame.prefix : '') + text.slice((units[first] as Part).span.start, (units[to] as Part).span.end) + frame.suffix),
+      limit: cap,
+      grow: { kind: 'units' },
+    });
+    const j = found.last;
     const fallback = units.slice(i, j + 1).some((u) => u.fallback === true);
     // The piece's own size, from the measure just taken: an estimate the packer verifies when the chunk is built.
-    const size = Math.max(0, measured - framing);
-    out.push({ span: { start: (units[i] as Unit).span.start, end: (units[j] as Unit).span.end }, size, ...(fallback ? { fallback } : {}) });
+    const size = Math.max(0, (found.size as number) - framing);
+    out.push({ span: { start: (units[i] as Part).span.start, end: (units[j] as Part).span.end }, size, ...(fallback ? { fallback } : {}) });
     i = j + 1;
   }
   return out;
@@ -313,7 +370,7 @@ function packUnits(text: string, units: Unit[], budget: Budget, frame: Frame, ct
  * Cuts a span that does not fit even alone with the TextSplitter, so that each part fits `limit` together with
  * the frame; the parts are marked as a fallback.
  */
-function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: CutContext): Unit[] {
+function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: CutContext): Part[] {
   const sub = text.slice(span.start, span.end);
   const frameSize = (frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix)) + (frame.suffix === '' ? 0 : ctx.sizer.size(frame.suffix));
   let room = Math.max(1, limit - frameSize);
@@ -328,20 +385,55 @@ function splitUnit(text: string, span: Span, limit: number, frame: Frame, ctx: C
 
 /** The opening and closing lines of a fenced block, and the strings that re-open and close a piece of it. */
 interface FenceLines {
-  readonly open: Span;
+  /** The opening line, or null in a part that continues a fence the parser cut (its text starts inside). */
+  readonly open: Span | null;
   readonly close: Span | null;
   readonly prefix: string;
   readonly suffix: string;
+  /** The first piece is re-opened too: the part's text lacks the opening line. */
+  readonly reopen: boolean;
+  /** The last piece is closed too: the fence goes on in the next part. */
+  readonly closeLast: boolean;
 }
 
-function fenceLines(text: string, fence: string): FenceLines {
+/** The `$$` of a display formula (from the opening line, or the frame of a part that continues one). */
+function mathFence(block: Block): string | undefined {
+  return /^[ \t]*(\${2,})/.exec(block.continuation?.frame ?? block.text)?.[1];
+}
+
+function fenceLines(block: Block, fence: string): FenceLines {
+  const text = block.text;
+  const continuation = block.continuation;
+  const reopen = continuation?.previous === true && continuation.frame !== undefined;
   const lines = lineSpans(text);
-  const open = lines[0] as Span;
+  const open = reopen ? null : (lines[0] as Span);
   const last = lines.at(-1) as Span;
   const lastText = text.slice(last.start, last.end).trim();
-  const closed = lines.length > 1 && lastText.length >= fence.length && [...lastText].every((c) => c === fence[0]);
-  const openLine = text.slice(open.start, open.end).replace(/^[ \t]+/, '');
-  return { open, close: closed ? last : null, prefix: `${openLine}\n`, suffix: `\n${fence}` };
+  const closed = lines.length > (reopen ? 0 : 1) && lastText.length >= fence.length && [...lastText].every((c) => c === fence[0]);
+  const openLine = (reopen ? (continuation.frame as string) : text.slice((open as Span).start, (open as Span).end)).replace(/^[ \t]+/, '');
+  return { open, close: closed ? last : null, prefix: `${openLine}\n`, suffix: `\n${fence}`, reopen, closeLast: continuation?.next === true && !closed };
+}
+
+/**
+ * What a block cut by the parser needs around it for the embedder when it is kept whole: a part that continues a
+ * table gets the table's header as `prefix`, one that continues a fence its opening line; a fence that goes on in
+ * the next part is closed by `suffix`.
+ */
+function continuationFrame(block: Block, ctx: CutContext): { prefix: string; suffix: string } {
+  const c = block.continuation;
+  if (c === undefined) return { prefix: '', suffix: '' };
+  if (block.kind === 'table') return { prefix: c.previous && c.frame !== undefined && ctx.preserveTables ? `${c.frame}\n` : '', suffix: '' };
+  const fence = block.kind === 'code' ? block.fence : block.kind === 'math' ? mathFence(block) : undefined;
+  if (fence === undefined || fence === null) return { prefix: '', suffix: '' };
+  const lines = fenceLines(block, fence);
+  return { prefix: lines.reopen ? lines.prefix : '', suffix: lines.closeLast ? lines.suffix : '' };
+}
+
+/** The one piece of a block kept whole, with the frame a part of a cut construct needs (see `continuationFrame`). */
+export function framedWholePiece(block: Block, size: number, ctx: CutContext): Piece {
+  const frame = continuationFrame(block, ctx);
+  const whole = wholePiece(block, size);
+  return frame.prefix === '' && frame.suffix === '' ? whole : { ...whole, ...frame };
 }
 
 /**
@@ -354,8 +446,9 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   // A frame that would take half a chunk (a fence of 40 backticks) leaves no room for code: cut without it.
   const framed = fenceLines !== null && ctx.sizer.size(fenceLines.prefix + fenceLines.suffix) * 2 <= budget.rest;
   const fence = framed ? fenceLines : null;
-  const frame: Frame = fence ? { prefix: fence.prefix, suffix: fence.suffix } : { prefix: '', suffix: '' };
-  const bodyStart = fence ? Math.min(text.length, fence.open.end + (text[fence.open.end] === '\r' ? 2 : 1)) : 0;
+  const frame: Frame = fence ? { prefix: fence.prefix, suffix: fence.suffix, prefixFirst: fence.reopen } : { prefix: '', suffix: '' };
+  const closeLast = fence?.closeLast ?? false;
+  const bodyStart = fence?.open ? Math.min(text.length, fence.open.end + (text[fence.open.end] === '\r' ? 2 : 1)) : 0;
   const bodyEnd = fence?.close ? fence.close.start : text.length;
   const unframed = fenceLines !== null && fence === null;
   // Runs of lines between blank lines are the preferred units; a run too large falls back to its lines, and a
@@ -369,7 +462,7 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
   // A run is measured whole (an exact size packs best); only a run too large is measured line by line. A run
   // far longer than any chunk could hold is not measured whole at all.
   const room = budget.rest - (frame.prefix === '' && frame.suffix === '' ? 0 : ctx.sizer.size(frame.prefix + frame.suffix));
-  const units: Unit[] = [];
+  const units: Part[] = [];
   for (const run of runs) {
     if (run.length === 0) continue;
     const whole = { start: (run[0] as Span).start, end: (run.at(-1) as Span).end };
@@ -383,17 +476,17 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
       units.push(...(lineSize <= room ? [{ span: line, size: lineSize }] : splitUnit(text, line, budget.rest, frame, ctx)));
     }
   }
-  if (units.length === 0) return [wholePiece(block, ctx.sizer.size(text))];
+  if (units.length === 0) return [framedWholePiece(block, ctx.sizer.size(text), ctx)];
   // The opening line travels with the first unit and the closing line with the last (measured again, once).
-  units[0] = { ...(units[0] as Unit), span: { start: 0, end: (units[0] as Unit).span.end }, size: undefined };
-  const lastUnit = units.at(-1) as Unit;
+  units[0] = { ...(units[0] as Part), span: { start: 0, end: (units[0] as Part).span.end }, size: undefined };
+  const lastUnit = units.at(-1) as Part;
   units[units.length - 1] = { ...lastUnit, span: { start: lastUnit.span.start, end: text.length }, size: undefined };
   const packed = packUnits(text, units, budget, frame, ctx);
   const n = packed.length;
-  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({
+  return spansToPieces(blockSource(block), packed.map((p) => p.span), ctx, (i) => ({
     ...sizeOf(packed[i]),
-    prefix: i > 0 ? frame.prefix : '',
-    suffix: i < n - 1 ? frame.suffix : '',
+    prefix: i > 0 || frame.prefixFirst === true ? frame.prefix : '',
+    suffix: i < n - 1 || closeLast ? frame.suffix : '',
     ...(packed[i]?.fallback || unframed ? { fallback: 'text-splitter' as const } : {}),
   }));
 }
@@ -401,22 +494,22 @@ function cutLines(block: Block, budget: Budget, ctx: CutContext, fenceLines: Fen
 /**
  * Cuts a table between rows. Every piece after the first gets the header and delimiter rows as `prefix`. A row that
  * does not fit even alone goes through the TextSplitter, and its pieces are marked (they get no header: a part of a
- * row is not a row).
+ * row is not a row). A part that continues a table the parser cut holds data rows only: every piece of it, the
+ * first too, gets the table's header (`continuation.frame`).
  */
 function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx: CutContext): Piece[] {
-  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
+  const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.start === s.end ? s.start - block.start : s.end - block.start });
+  const continued = block.continuation?.previous === true ? block.continuation.frame : undefined;
   const rows = block.rows.map(rel);
   const delimiter = rel(block.delimiterRow);
   const header = rows[0] as Span;
-  const frame: Frame = {
-    prefix: ctx.preserveTables ? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}\n` : '',
-    suffix: '',
-  };
-  const units: Unit[] = [];
-  const tableHead = { start: 0, end: Math.max(delimiter.end, header.end) };
-  const groups: Unit[][] = [];
+  const headerText = continued ?? `${block.text.slice(header.start, header.end)}\n${block.text.slice(delimiter.start, delimiter.end)}`;
+  const frame: Frame = { prefix: ctx.preserveTables ? `${headerText}\n` : '', suffix: '', prefixFirst: continued !== undefined };
+  const units: Part[] = [];
+  const tableHead = continued === undefined ? { start: 0, end: Math.max(delimiter.end, header.end) } : null;
+  const groups: Part[][] = [];
   const prefixSize = frame.prefix === '' ? 0 : ctx.sizer.size(frame.prefix);
-  for (const row of rows.slice(1)) {
+  for (const row of continued === undefined ? rows.slice(1) : rows) {
     const size = ctx.sizer.size(block.text.slice(row.start, row.end));
     if (prefixSize + size <= budget.rest) units.push({ span: row, size });
     else {
@@ -427,22 +520,21 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
   }
   groups.push(units.splice(0));
   const out: { span: Span; prefix: string; fallback?: boolean }[] = [];
-  let first = true;
   for (const group of groups) {
     if (group.length === 0) continue;
     if (group[0]?.fallback) {
       for (const u of group) out.push({ span: u.span, prefix: '', fallback: true });
       continue;
     }
-    if (first && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Unit).span.end } };
+    if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Part).span.end } };
+    const opening = out.length === 0 && tableHead !== null;
     const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
-    packed.forEach((p, i) => out.push({ span: p.span, prefix: out.length === 0 && i === 0 ? '' : frame.prefix }));
-    first = false;
+    packed.forEach((p, i) => out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }));
   }
-  if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: '' });
-  // The first piece always holds the header and delimiter rows.
-  if ((out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
-  return spansToPieces(block, out.map((p) => p.span), ctx, (i) => ({
+  if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: tableHead === null ? frame.prefix : '' });
+  // The first piece of a whole table always holds the header and delimiter rows.
+  if (tableHead !== null && (out[0] as { span: Span }).span.start !== 0) out.unshift({ span: tableHead, prefix: '' });
+  return spansToPieces(blockSource(block), out.map((p) => p.span), ctx, (i) => ({
     prefix: out[i]?.prefix ?? '',
     ...(out[i]?.fallback ? { fallback: 'text-splitter' as const } : {}),
   }));
@@ -456,7 +548,7 @@ function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: C
   const none: Frame = { prefix: '', suffix: '' };
   const rel = (s: Span): Span => ({ start: s.start - block.start, end: s.end - block.start });
   const measure = (span: Span) => ctx.sizer.size(block.text.slice(span.start, span.end));
-  const units: Unit[] = [];
+  const units: Part[] = [];
   const addSpan = (span: Span, known?: number) => {
     if (span.end <= span.start) return;
     const size = known ?? measure(span);
@@ -483,5 +575,5 @@ function cutList(block: Extract<Block, { kind: 'list' }>, budget: Budget, ctx: C
   for (const item of block.items) addItem(item);
   if (units.length === 0) return cutText(block, { start: 0, end: block.text.length }, budget, ctx);
   const packed = packUnits(block.text, units, budget, none, ctx);
-  return spansToPieces(block, packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
+  return spansToPieces(blockSource(block), packed.map((p) => p.span), ctx, (i) => ({ ...sizeOf(packed[i]), ...(packed[i]?.fallback ? { fallback: 'text-splitter' as const } : {}) }));
 }

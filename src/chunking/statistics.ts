@@ -33,7 +33,7 @@ export function createStatisticsAccumulator(config: StatisticsConfig) {
     },
     /** The statistics so far. */
     result(extra: Partial<ChunkStatistics> = {}): ChunkStatistics {
-      return {
+      return withDocumentedNames({
         documents: Math.max(documents.size, extra.documents ?? 0),
         chunks,
         totalSize,
@@ -45,7 +45,28 @@ export function createStatisticsAccumulator(config: StatisticsConfig) {
         undersized,
         warnings: [],
         ...extra,
-      };
+      });
+    },
+  };
+}
+
+/** The statistics with the aliases the chunker's documentation names (`totalChunks`, `avgSize`, …) set from their fields. */
+export function withDocumentedNames(s: Omit<ChunkStatistics, 'totalChunks' | 'avgSize' | 'oversizedCount' | 'undersizedCount'>): ChunkStatistics {
+  return { ...s, totalChunks: s.chunks, avgSize: s.averageSize, oversizedCount: s.oversized, undersizedCount: s.undersized };
+}
+
+/** Counts the parser's warnings carried by blocks (`Block.warnings`), for the statistics of a run. */
+export function createWarningTally() {
+  const counts = new Map<string, number>();
+  return {
+    /** Counts the warnings of one block. */
+    note(warnings: readonly string[] | undefined): void {
+      if (warnings === undefined) return;
+      for (const w of warnings) counts.set(w, (counts.get(w) ?? 0) + 1);
+    },
+    /** Each warning once, with the number of blocks it concerns. */
+    list(): string[] {
+      return [...counts].map(([w, n]) => `${w} (${n} block${n === 1 ? '' : 's'})`);
     },
   };
 }

@@ -2,28 +2,36 @@
  * The fallback that cuts a text too large for one chunk into spans that each fit.
  *
  * Boundary levels, largest first: paragraphs (blank lines), sentences, whitespace-separated words, dictionary
- * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A piece that fits `maxSize`
- * stays whole; only a piece over it is cut at the next level down. A word too large for `maxSize` is cut into
+ * words (`Intl.Segmenter`, for scripts written without spaces), grapheme clusters. A segment that fits `maxSize`
+ * stays whole; only a segment over it is cut at the next level down. A word too large for `maxSize` is cut into
  * runs of grapheme clusters, each the longest that fits the target, found with a few measurements per run
  * (galloping, then bisecting over cluster boundaries): one cluster alone says little about the tokens of many.
- * The pieces are then packed greedily, in order, into spans of up to `targetSize`, never above `maxSize`.
+ * The segments are then packed greedily, in order, into spans of up to `targetSize`, never above `maxSize`.
  *
- * Each piece is measured once, together with the whitespace before it, and the packer adds those sizes (exact
+ * Each segment is measured once, together with the whitespace before it, and the packer adds those sizes (exact
  * for characters and words, and for tokens wherever the whitespace before a word starts its first token). Each
- * finished span is measured once more; a span the sizer finds over `maxSize` anyway gives back pieces from its
+ * finished span is measured once more; a span the sizer finds over `maxSize` anyway gives back segments from its
  * tail until it fits. Segmentation only ever sees bounded windows (see `segment-windows.ts`).
  */
 import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
-import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from './segment-windows.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
+import { fitKnown } from './fit.js';
+import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 
 /** What `createTextSplitter` needs: the sizer of the configured unit, and the locale of segmentation. */
 export interface TextSplitterConfig {
   readonly sizer: Sizer;
   /** BCP 47 tag for sentence and word segmentation. Default `'en'`. */
   readonly locale?: string;
+  /**
+   * Abbreviations after which no sentence ends (each with its dot: `'Mr.'`, `'e.g.'`); initials and dotted letters
+   * are always included. Default the locale's list (`abbreviations.ts`); `false` keeps every sentence end
+   * `Intl.Segmenter` finds.
+   */
+  readonly abbreviations?: readonly string[] | false;
 }
 
 const PARAGRAPH = 0;
@@ -35,10 +43,10 @@ const CLUSTER_RUN = 4;
 const GRAPHEME = 5;
 
 /**
- * A piece of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
+ * A segment of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
  * included; `level` is the boundary level it was cut at.
  */
-interface Piece {
+interface Segment {
   readonly start: number;
   readonly end: number;
   readonly gapStart: number;
@@ -50,6 +58,8 @@ interface Segmenters {
   readonly sentence: Intl.Segmenter;
   readonly word: Intl.Segmenter;
   readonly grapheme: Intl.Segmenter;
+  /** Joins sentences that end with an abbreviation; null when abbreviations are off. */
+  readonly abbreviation: AbbreviationTest | null;
 }
 
 /**
@@ -66,12 +76,14 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
     throw invalidOption('sizer', 'must be an object with a size(text) method', sizer);
   }
   const locale = config.locale ?? 'en';
+  const abbreviation = config.abbreviations === false ? null : createAbbreviationTest(config.abbreviations ?? abbreviationsFor(locale));
   let segmenters: Segmenters;
   try {
     segmenters = {
       sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
       word: new Intl.Segmenter(locale, { granularity: 'word' }),
       grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
+      abbreviation,
     };
   } catch {
     throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
@@ -89,17 +101,17 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
       }
       const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
       const target = Math.min(targetSize, maxSize);
-      const pieces = cutPieces(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
-      return pack(text, pieces, maxSize, target, sizer, segmenters);
+      const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
+      return pack(text, segments, maxSize, target, sizer, segmenters);
     },
   };
 }
 
 /**
- * Cuts `text` into the largest pieces that fit `maxSize`, going down a level only for a piece that does not.
+ * Cuts `text` into the largest segments that fit `maxSize`, going down a level only for a segment that does not.
  * `ranges` are cut at `level`; `gapStart` is where the whitespace before the first of them begins.
  */
-function cutPieces(
+function cutSegments(
   text: string,
   ranges: readonly Span[],
   level: number,
@@ -108,16 +120,16 @@ function cutPieces(
   targetSize: number,
   sizer: Sizer,
   segmenters: Segmenters,
-): Piece[] {
-  const pieces: Piece[] = [];
+): Segment[] {
+  const segments: Segment[] = [];
   let lastEnd = gapStart;
 
   const addClusterRuns = (start: number, end: number): void => {
     // A run that ended the previous range right where this one starts (a long unbroken run cut into windows
     // above) is taken back and grown, so window edges do not leave short runs behind.
-    const previous = pieces[pieces.length - 1];
+    const previous = segments[segments.length - 1];
     if (previous !== undefined && previous.end === start && previous.level >= CLUSTER_RUN) {
-      pieces.pop();
+      segments.pop();
       start = previous.start;
       lastEnd = previous.gapStart;
     }
@@ -155,7 +167,7 @@ function cutPieces(
         }
       }
       const level = good === 1 ? GRAPHEME : CLUSTER_RUN;
-      pieces.push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
+      segments.push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
       lastEnd = bounds[i + good]!;
       i += good;
     }
@@ -170,7 +182,7 @@ function cutPieces(
     const size = knownSize ?? sizer.size(text.slice(gap, end));
     // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
     if (size <= maxSize || level === GRAPHEME) {
-      pieces.push({ start, end, gapStart: gap, size, level });
+      segments.push({ start, end, gapStart: gap, size, level });
       lastEnd = end;
       return;
     }
@@ -183,7 +195,7 @@ function cutPieces(
   };
 
   for (const range of ranges) add(range.start, range.end, level);
-  return pieces;
+  return segments;
 }
 
 /** The trimmed, non-empty ranges of `[start, end)` at `level`, in order, each starting and ending between clusters. */
@@ -222,7 +234,13 @@ function subranges(text: string, start: number, end: number, level: number, segm
     case SENTENCE:
       // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
       // grapheme rules to what comes after: the edges are checked like trimmed ones.
-      segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+      if (segmenters.abbreviation === null) {
+        segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+      } else {
+        const sentences = joinAfterAbbreviations(text, segmenters.abbreviation, (s, e) => push(s, e, true));
+        segmentWindows(text, start, end, segmenters.sentence, g, sentences.add);
+        sentences.end();
+      }
       break;
     case SPACED_WORD: {
       const run = /\S+/g;
@@ -236,7 +254,7 @@ function subranges(text: string, start: number, end: number, level: number, segm
       segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true));
       break;
     case CLUSTER_RUN:
-      // Runs are found by measuring, in `cutPieces`: the range goes down whole.
+      // Runs are found by measuring, in `cutSegments`: the range goes down whole.
       out.push({ start, end });
       break;
     default:
@@ -262,51 +280,39 @@ function clusterBounds(text: string, start: number, end: number, graphemes: Intl
 }
 
 /**
- * Packs consecutive pieces into spans of up to `targetSize` by the sum of their sizes, then measures each span
- * once; one the sizer finds over `maxSize` keeps the longest prefix of its pieces that fits (one piece at least,
+ * Packs consecutive segments into spans of up to `targetSize` by the sum of their sizes, then measures each span
+ * once; one the sizer finds over `maxSize` keeps the longest prefix of its segments that fits (one segment at least,
  * so every span advances).
  */
-function pack(text: string, pieces: Piece[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
+function pack(text: string, segments: Segment[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
   const spans: Span[] = [];
-  const fits = (first: number, count: number): boolean =>
-    sizer.size(text.slice(pieces[first]!.start, pieces[first + count - 1]!.end)) <= maxSize;
   let i = 0;
-  while (i < pieces.length) {
-    const first = pieces[i]!;
-    // The first piece of a span goes without the whitespace before it.
+  while (i < segments.length) {
+    const first = segments[i]!;
+    // The first segment of a span goes without the whitespace before it.
     const alone = first.gapStart === first.start ? first.size : sizer.size(text.slice(first.start, first.end));
     if (!(alone <= maxSize) && first.level < GRAPHEME) {
       // It fitted with the whitespace before it but not alone (a word that is one token after a space and two
       // without): cut it at the next level down, in place. Each round goes one level deeper, so this ends.
       const below = subranges(text, first.start, first.end, first.level + 1, segmenters);
-      const recut = cutPieces(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters);
+      const recut = cutSegments(text, below, first.level + 1, first.gapStart, maxSize, targetSize, sizer, segmenters);
       // concat, not splice(...recut): a spread of many thousands of arguments overflows the stack.
-      pieces = pieces.slice(0, i).concat(recut, pieces.slice(i + 1));
+      segments = segments.slice(0, i).concat(recut, segments.slice(i + 1));
       continue;
     }
-    let estimate = alone;
-    let j = i + 1;
-    while (j < pieces.length && estimate + pieces[j]!.size <= targetSize) {
-      estimate += pieces[j]!.size;
-      j++;
-    }
-    let count = j - i;
-    if (count > 1 && !fits(i, count)) count = longestFittingPrefix(i, count, fits);
-    spans.push({ start: first.start, end: pieces[i + count - 1]!.end });
-    i += count;
+    const from = i;
+    const found = fitKnown({
+      first: from,
+      last: segments.length - 1,
+      added: (k) => (k === from ? alone : segments[k]!.size),
+      estimateLimit: targetSize,
+      exact: (to) => sizer.size(text.slice(segments[from]!.start, segments[to]!.end)),
+      limit: maxSize,
+      grow: { kind: 'units' },
+      measureSingle: false,
+    });
+    spans.push({ start: first.start, end: segments[found.last]!.end });
+    i = found.last + 1;
   }
   return spans;
-}
-
-/** Largest `k < count` (at least 1) for which the first `k` pieces fit: the tail piece alone first, then bisection. */
-function longestFittingPrefix(first: number, count: number, fits: (first: number, count: number) => boolean): number {
-  if (count - 1 <= 1 || fits(first, count - 1)) return count - 1;
-  let lo = 1;
-  let hi = count - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (fits(first, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -10,7 +10,7 @@ import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptio
 import { ChunkError } from '../errors.js';
 
 /** A format the command line can force on every input. */
-export type CliFormat = 'markdown' | 'pdf' | 'transcript';
+export type CliFormat = 'markdown' | 'pdf' | 'transcript' | 'text';
 
 /** Parse options a CLI run passes to `parse()`; plain data, so it can cross to a worker thread. */
 export interface CliParseOptions {
@@ -62,7 +62,7 @@ const DEFAULT_JOBS = availableParallelism();
 
 /** Every option of the `chunkstream` command, in help order. */
 export const OPTIONS: readonly OptionSpec[] = [
-  { group: 'Input', name: 'format', type: 'string', arg: 'FMT', help: 'Force the format of every input: markdown, pdf or transcript', default: 'from the extension, then the first bytes (%PDF-)' },
+  { group: 'Input', name: 'format', type: 'string', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript or text', default: 'from the extension, then the first bytes (%PDF-)' },
   { group: 'Input', name: 'password', type: 'string', arg: 'TEXT', help: 'Password of encrypted PDFs', key: 'password' },
   { group: 'Input', name: 'fatal', type: 'boolean', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false', key: 'fatal' },
   { group: 'Input', name: 'max-pdf-bytes', type: 'string', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456', key: 'maxPdfBytes' },
@@ -110,6 +110,7 @@ export function helpText(): string {
     'Chunks Markdown and PDF files for retrieval and writes one JSON line per chunk (every chunk field plus "source").',
     'Inputs are files, folders (walked recursively), glob patterns ("docs/**/*.md") and - for standard input.',
     'Subcommand: chunkstream inspect <file> [options] shows one document\'s chunk boundaries (see inspect --help).',
+    'Subcommand: chunkstream diff OLD.jsonl NEW.jsonl lists the chunk ids added, removed and kept (see diff --help).',
   ];
   for (const group of ['Input', 'Output', 'Chunking', 'Run'] as const) {
     lines.push('', `${group}:`);
@@ -224,8 +225,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   normalizeParseOptions(parseOptions as CliParseOptions);
 
   const format = run.format;
-  if (format !== undefined && !['markdown', 'pdf', 'transcript'].includes(format as string)) {
-    throw invalidOption('format', "must be one of 'markdown', 'pdf', 'transcript'", format);
+  if (format !== undefined && !['markdown', 'pdf', 'transcript', 'text'].includes(format as string)) {
+    throw invalidOption('format', "must be one of 'markdown', 'pdf', 'transcript', 'text'", format);
   }
   const jobs = run.jobs === undefined ? DEFAULT_JOBS : typeof run.jobs === 'string' ? numberOrRaw(run.jobs) : run.jobs;
   if (typeof jobs !== 'number' || !Number.isInteger(jobs) || jobs < 1 || jobs > 256) {

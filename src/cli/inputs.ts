@@ -42,14 +42,16 @@ export interface ExpandedInputs {
   readonly missing: MissingInput[];
 }
 
-/** Extensions read as Markdown. Plain text is valid Markdown, so `.txt` goes through the same parser. */
-export const MARKDOWN_EXTENSIONS: readonly string[] = ['.md', '.markdown', '.mdown', '.mkd', '.mkdn', '.txt'];
+/** Extensions read as Markdown. */
+export const MARKDOWN_EXTENSIONS: readonly string[] = ['.md', '.markdown', '.mdown', '.mkd', '.mkdn'];
 
 /** The format an extension implies, or undefined when it says nothing we read. */
 export function formatFromExtension(path: string): CliFormat | undefined {
   const ext = extname(path).toLowerCase();
   if (ext === '.pdf') return 'pdf';
   if (ext === '.transcript') return 'transcript';
+  // Plain text, not Markdown: a line of `===` or an indented line would otherwise become a heading or code.
+  if (ext === '.txt') return 'text';
   if (MARKDOWN_EXTENSIONS.includes(ext)) return 'markdown';
   return undefined;
 }
@@ -104,7 +106,7 @@ export async function expandInputs(inputs: readonly string[], forced: CliFormat 
       missing.push({ source: path, code: 'ERR_READ', message: (error as Error).message });
       return;
     }
-    if (format === 'markdown' || format === 'pdf' || format === 'transcript') files.push({ path, source: path, format, bytes });
+    if (format === 'markdown' || format === 'pdf' || format === 'transcript' || format === 'text') files.push({ path, source: path, format, bytes });
     else skipped.push(folder === undefined ? { source: path, reason: format } : { source: path, reason: format, folder });
   };
 

@@ -60,6 +60,11 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     const { runInspect } = await import('./inspect.js');
     return runInspect(argv, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true });
   },
+  // The queue commands load bullmq (an optional peer dependency), so they too are loaded only when named.
+  enqueue: async (argv) => (await import('./enqueue.js')).runEnqueue(argv, { stdout: process.stdout, stderr: process.stderr }),
+  worker: async (argv) => (await import('./queue-worker.js')).runWorker(argv, { stdout: process.stdout, stderr: process.stderr }),
+  status: async (argv) => (await import('./queue-status.js')).runStatus(argv, { stdout: process.stdout, stderr: process.stderr }),
+  diff: async (argv) => (await import('./diff.js')).runDiff(argv, { stdout: process.stdout, stderr: process.stderr }),
 };
 
 /** Runs the command line and resolves with the exit code. */

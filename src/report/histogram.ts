@@ -1,4 +1,7 @@
-/** An inline SVG histogram of chunk sizes, with the target and the limit marked. */
+/**
+ * An inline SVG histogram of chunk sizes: axis ticks on both axes, `minSize`, target and max marked, and every
+ * bin a group carrying its range (`data-lo`, `data-hi`), which the report's script makes clickable.
+ */
 import { escapeHtml } from './escape.js';
 import { formatNumber } from './summary.js';
 
@@ -6,66 +9,118 @@ import { formatNumber } from './summary.js';
 export interface HistogramOptions {
   /** Name of the size unit, for labels. */
   readonly unit: string;
+  readonly minSize?: number | undefined;
   readonly targetSize?: number | undefined;
   readonly maxSize?: number | undefined;
   /** Number of bars. Default 24. */
   readonly bins?: number;
   readonly width?: number;
   readonly height?: number;
+  /** Which run the histogram belongs to in a comparison (`data-view`); default 0. */
+  readonly view?: number;
+  /** Smallest size the axis must reach, so the histograms of a comparison share one scale. */
+  readonly span?: number;
+}
+
+/** A non-empty bin is never drawn lower than this many pixels, so a single tiny chunk stays visible. */
+const MIN_BAR = 3;
+
+/** The smallest of 1, 2 or 5 times a power of ten that is at least `raw` (a whole number, at least 1). */
+export function niceStep(raw: number): number {
+  if (!(raw > 1)) return 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+/** One marked size: a vertical line and its label above the plot. */
+interface Marker {
+  readonly value: number;
+  readonly cls: string;
+  readonly name: string;
 }
 
 /** Renders the distribution of `sizes` as a self-contained `<svg>` element (no scripts, no external references). */
 export function renderHistogram(sizes: readonly number[], options: HistogramOptions): string {
   const width = options.width ?? 320;
-  const height = options.height ?? 150;
+  const height = options.height ?? 172;
   const bins = Math.max(1, Math.floor(options.bins ?? 24));
-  const pad = { left: 30, right: 8, top: 16, bottom: 22 };
+  const pad = { left: 34, right: 10, top: 32, bottom: 26 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const largest = sizes.reduce((m, s) => Math.max(m, s), 0);
   // Headroom past the limit, so the max marker and the bars just below it stay readable.
-  const domain = Math.ceil(Math.max(1, largest, options.maxSize ?? 0, options.targetSize ?? 0) * 1.08);
+  const domain = Math.ceil(Math.max(1, largest, options.maxSize ?? 0, options.targetSize ?? 0, options.span ?? 0) * 1.08);
   // Whole-unit bins so a bar's label reads as a closed range of sizes.
   const step = Math.max(1, Math.ceil((domain + 1) / bins));
   const count = Math.ceil((domain + 1) / step);
   const counts = new Array<number>(count).fill(0);
   for (const s of sizes) counts[Math.min(count - 1, Math.max(0, Math.floor(s / step)))]! += 1;
   const peak = Math.max(1, ...counts);
-  const x = (v: number): number => pad.left + (v / (count * step)) * plotW;
-  const y = (n: number): number => pad.top + plotH - (n / peak) * plotH;
+  const end = count * step;
+  const x = (v: number): number => pad.left + (v / end) * plotW;
+  const base = pad.top + plotH;
+  const view = options.view ?? 0;
 
   const parts: string[] = [];
   parts.push(
-    `<svg class="histogram" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(`Histogram of ${sizes.length} chunk sizes in ${options.unit}`)}">`,
+    `<svg class="histogram" data-view="${view}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(`Histogram of ${sizes.length} chunk sizes in ${options.unit}`)}">`,
   );
-  parts.push(`<line class="axis" x1="${pad.left}" y1="${pad.top + plotH}" x2="${pad.left + plotW}" y2="${pad.top + plotH}"/>`);
-  parts.push(`<text class="tick" x="${pad.left - 4}" y="${pad.top + 4}" text-anchor="end">${peak}</text>`);
-  parts.push(`<text class="tick" x="${pad.left - 4}" y="${pad.top + plotH}" text-anchor="end">0</text>`);
+  // Value axis: ticks at a round step, faint grid lines across the plot.
+  const yStep = niceStep(peak / 3);
+  for (let v = 0; v <= peak; v += yStep) {
+    const ty = (base - (v / peak) * plotH).toFixed(1);
+    parts.push(`<line class="grid" x1="${pad.left}" y1="${ty}" x2="${pad.left + plotW}" y2="${ty}"/>`);
+    parts.push(`<text class="tick" x="${pad.left - 4}" y="${ty}" dy="3" text-anchor="end">${formatNumber(v)}</text>`);
+  }
   counts.forEach((n, i) => {
     const lo = i * step;
     const hi = lo + step - 1;
     const bx = x(lo);
     const bw = Math.max(1, x(lo + step) - bx - 1);
-    const over = options.maxSize !== undefined && lo > options.maxSize;
+    let cls = 'bar';
+    if (options.maxSize !== undefined && lo > options.maxSize) cls += ' over';
+    else if (options.minSize !== undefined && hi < options.minSize) cls += ' under';
     const label = `${formatNumber(lo)}–${formatNumber(hi)} ${options.unit}: ${n} chunk${n === 1 ? '' : 's'}`;
-    const h = n === 0 ? 0 : Math.max(1, pad.top + plotH - y(n));
+    const h = n === 0 ? 0 : Math.max(MIN_BAR, (n / peak) * plotH);
     parts.push(
-      `<rect class="bar${over ? ' over' : ''}" x="${bx.toFixed(1)}" y="${(pad.top + plotH - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`,
+      `<g class="bin${n === 0 ? ' empty' : ''}" data-lo="${lo}" data-hi="${hi}" data-n="${n}"><title>${escapeHtml(label)}</title>` +
+        `<rect class="${cls}" x="${bx.toFixed(1)}" y="${(base - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}"/>` +
+        // On top of the bar and the height of the plot, so a bar of one chunk is as easy to click as the tallest.
+        `<rect class="hit" x="${bx.toFixed(1)}" y="${pad.top}" width="${(bw + 1).toFixed(1)}" height="${plotH}"/></g>`,
     );
   });
-  const marker = (value: number | undefined, cls: string, name: string, preferred: string): void => {
-    if (value === undefined) return;
-    const at = x(value + 0.5);
-    const anchor = at > width - 40 ? 'end' : at < pad.left + 30 ? 'start' : preferred;
+  parts.push(`<line class="axis" x1="${pad.left}" y1="${base}" x2="${pad.left + plotW}" y2="${base}"/>`);
+  // Size axis: round ticks; the last one names the unit.
+  const xStep = niceStep(end / 6);
+  for (let v = 0; v <= end; v += xStep) {
+    const tx = x(v).toFixed(1);
+    const last = v + xStep > end;
+    parts.push(`<line class="axis" x1="${tx}" y1="${base}" x2="${tx}" y2="${base + 3}"/>`);
+    parts.push(`<text class="tick" x="${tx}" y="${base + 13}" text-anchor="${last && x(v) > width - 40 ? 'end' : 'middle'}">${escapeHtml(formatNumber(v))}</text>`);
+  }
+  parts.push(`<text class="tick unit" x="${pad.left + plotW}" y="${height - 2}" text-anchor="end">${escapeHtml(options.unit)}</text>`);
+
+  const markers: Marker[] = [];
+  if (options.minSize !== undefined) markers.push({ value: options.minSize, cls: 'min', name: 'min' });
+  if (options.targetSize !== undefined) markers.push({ value: options.targetSize, cls: 'target', name: 'target' });
+  if (options.maxSize !== undefined) markers.push({ value: options.maxSize, cls: 'limit', name: 'max' });
+  // Labels go on one of two rows above the plot, the first row where they do not run into an earlier label.
+  const taken: [number, number][][] = [[], []];
+  for (const m of markers) {
+    const at = x(m.value + 0.5);
+    const text = `${m.name} ${formatNumber(m.value)}`;
+    const w = text.length * 5.4;
+    const anchor = at + w / 2 > width ? 'end' : at - w / 2 < 0 ? 'start' : 'middle';
+    const left = anchor === 'end' ? at - w : anchor === 'start' ? at : at - w / 2;
+    const row = taken.findIndex((r) => r.every(([a, b]) => left + w + 3 < a || left > b + 3));
+    const line = row < 0 ? 1 : row;
+    taken[line]!.push([left, left + w]);
     const mx = at.toFixed(1);
-    parts.push(`<line class="${cls}" x1="${mx}" y1="${pad.top - 4}" x2="${mx}" y2="${pad.top + plotH}"/>`);
-    parts.push(`<text class="mark ${cls}" x="${mx}" y="${pad.top - 6}" text-anchor="${anchor}">${escapeHtml(`${name} ${formatNumber(value)}`)}</text>`);
-  };
-  const close = options.targetSize !== undefined && options.maxSize !== undefined && x(options.maxSize) - x(options.targetSize) < 70;
-  marker(options.targetSize, 'target', 'target', close ? 'end' : 'middle');
-  marker(options.maxSize, 'limit', 'max', close ? 'start' : 'middle');
-  parts.push(`<text class="tick" x="${pad.left}" y="${height - 6}" text-anchor="start">0</text>`);
-  parts.push(`<text class="tick" x="${pad.left + plotW}" y="${height - 6}" text-anchor="end">${escapeHtml(`${formatNumber(count * step)} ${options.unit}`)}</text>`);
+    const ty = line === 0 ? pad.top - 19 : pad.top - 7;
+    parts.push(`<line class="mark-line ${m.cls}" x1="${mx}" y1="${ty + 2}" x2="${mx}" y2="${base}"/>`);
+    parts.push(`<text class="mark ${m.cls}" x="${mx}" y="${ty}" text-anchor="${anchor}">${escapeHtml(text)}</text>`);
+  }
   parts.push('</svg>');
   return parts.join('');
 }

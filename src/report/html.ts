@@ -1,248 +1,110 @@
 /**
- * `renderReport`: one self-contained HTML page showing a document with its chunk boundaries. Inline CSS and JS, no
- * network, opens from disk. Every piece of document text is HTML-escaped; chunk facts travel as JSON in a
- * non-executable script element with `<` escaped; a Content-Security-Policy admits only the report's own script
- * (by hash), so even markup that slipped through escaping could not run.
+ * `renderReport` and `renderComparison`: one self-contained HTML page showing a document with its chunk boundaries
+ * (or, compared, with the boundaries of several settings side by side). Inline CSS and JS, no network, opens from
+ * disk. Every piece of document text is HTML-escaped; chunk facts travel as JSON in a non-executable script element
+ * with `<` escaped; a Content-Security-Policy admits only the report's own script (by hash), so even markup that
+ * slipped through escaping could not run.
  */
 import { createHash } from 'node:crypto';
-import type { SizeUnit } from '../config.js';
+import { ChunkError } from '../errors.js';
 import type { Chunk, ChunkStatistics } from '../types.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './client.js';
+import { renderDocument } from './document-markup.js';
 import { escapeHtml, jsonForScript } from './escape.js';
-import { renderHistogram } from './histogram.js';
-import { isHeadingOnly, layoutReport, type Band, type Gap, type PageMark, type Piece, type ReportLayout } from './layout.js';
-import { buildOutline } from './outline.js';
-import { figureRows, formatNumber, reportFigures } from './summary.js';
+import type { PageMark } from './layout.js';
+import { buildOutline, type HeadingMark } from './outline.js';
+import { settingsPhrases, type ReportSettings } from './settings.js';
+import { renderSidePanel } from './side-panel.js';
+import { formatNumber } from './summary.js';
+import { chunkFacts, prepareView, type ReportView } from './view.js';
 
-/** Options of `renderReport`. */
-export interface ReportOptions {
-  /** Unit of `chunk.size`, for labels. Default `'tokens'`. */
-  readonly unit?: SizeUnit | undefined;
-  /** The packer's target, marked on the histogram. */
-  readonly targetSize?: number | undefined;
-  /** The hard limit, marked on the histogram; chunk sizes are shown as a share of it. */
-  readonly maxSize?: number | undefined;
+/** What the page is about, whatever the runs shown. */
+export interface ReportPageOptions {
   /** Page title; default the chunks' origin or document id. */
   readonly title?: string | undefined;
   /** Exact page starts of a PDF's text; without them page markers sit at the first chunk of each page. */
   readonly pages?: readonly PageMark[] | undefined;
+  /**
+   * Where each heading begins (`headingMarks(blocks)`), so the outline scrolls to the heading itself; without
+   * them headings are looked up in the text from the chunks' heading paths.
+   */
+  readonly headings?: readonly HeadingMark[] | undefined;
 }
 
-/**
- * What the page script knows about one chunk (never its text: that is in the markup, escaped). Fields at their
- * default (no pages, no flags, nothing added) are left out and breadcrumbs are shared through a table, which keeps
- * the embedded JSON near half its naive size on documents with thousands of small chunks.
- */
-interface ChunkFacts {
-  id: string;
-  size: number;
-  start: number;
-  end: number;
-  startLine: number;
-  endLine: number;
-  chars: number;
-  words: number;
-  /** Index into the breadcrumb table. */
-  crumb: number;
-  pageStart?: number;
-  pageEnd?: number;
-  flags?: string[];
-  kinds?: readonly string[];
-  languages?: readonly string[];
-  prefix?: number;
-  suffix?: number;
-  overlapPrev?: number;
-  reason?: string;
+/** Options of `renderReport`: the run's settings, printed in the header and marked on the histogram, and the page's. */
+export interface ReportOptions extends ReportSettings, ReportPageOptions {}
+
+/** One setting of a comparison: its chunks over the shared document text, and what it was. */
+export interface ComparisonRun {
+  /** What the setting is called in the report, e.g. the `--compare` argument `--max-size 256`. */
+  readonly label: string;
+  readonly chunks: readonly Chunk[];
+  readonly statistics?: Partial<ChunkStatistics> | undefined;
+  readonly settings: ReportSettings;
 }
 
-/** Metadata flags worth a chip, in display order. */
-function chunkFlags(c: Chunk): string[] {
-  const m = c.metadata;
-  const flags: string[] = [];
-  if (c.oversized) flags.push('oversized');
-  if (isHeadingOnly(c)) flags.push('heading only');
-  if (m?.isSplit) flags.push('split');
-  if (m?.hasCode) flags.push('code');
-  if (m?.hasTable) flags.push('table');
-  if (m?.hasList) flags.push('list');
-  if (m?.hasImage) flags.push('image');
-  if (m?.hasFormula) flags.push('formula');
-  if (m?.fallback) flags.push('fallback');
-  return flags;
-}
+/** The legend; the minimap's marks use the same colours. */
+const LEGEND =
+  '<span class="lg-b0">chunk</span><span class="lg-b1">next chunk</span><span class="lg-shared">shared by two chunks</span>' +
+  '<span class="lg-add">added text</span><span class="lg-lost">not in any chunk</span><span class="lg-lonely">heading only</span>' +
+  '<span class="lg-under">undersized</span><span class="lg-over">oversized / above max</span>';
 
-function chunkFacts(chunks: readonly Chunk[]): { crumbs: string[]; chunks: ChunkFacts[] } {
-  const crumbs: string[] = [];
-  const crumbIndex = new Map<string, number>();
-  const facts = chunks.map((c, k) => {
-    const breadcrumb = c.heading?.breadcrumb ?? '';
-    let crumb = crumbIndex.get(breadcrumb);
-    if (crumb === undefined) {
-      crumb = crumbs.push(breadcrumb) - 1;
-      crumbIndex.set(breadcrumb, crumb);
-    }
-    const f: ChunkFacts = {
-      id: c.id,
-      size: c.size,
-      start: c.start,
-      end: c.end,
-      startLine: c.startLine,
-      endLine: c.endLine,
-      chars: c.charCount ?? c.end - c.start,
-      words: c.wordCount ?? 0,
-      crumb,
-    };
-    if (c.pageStart !== undefined) f.pageStart = c.pageStart;
-    if (c.pageEnd !== undefined) f.pageEnd = c.pageEnd;
-    const flags = chunkFlags(c);
-    if (flags.length > 0) f.flags = flags;
-    if (c.metadata?.kinds?.length) f.kinds = c.metadata.kinds;
-    if (c.metadata?.languages?.length) f.languages = c.metadata.languages;
-    if (c.prefix) f.prefix = c.prefix.length;
-    if (c.suffix) f.suffix = c.suffix.length;
-    const prev = k > 0 ? (chunks[k - 1] as Chunk) : undefined;
-    const shared = prev === undefined ? 0 : Math.max(0, Math.min(prev.end, c.end) - c.start);
-    if (shared > 0) f.overlapPrev = shared;
-    if (c.metadata?.oversizedReason !== undefined) f.reason = c.metadata.oversizedReason;
-    return f;
+function header(title: string, views: readonly ReportView[]): string {
+  const first = views[0] as ReportView;
+  const facts = [views.length > 1 ? `${views.length} settings compared` : `${formatNumber(first.figures.chunks)} chunks`];
+  if (first.figures.pages !== undefined) facts.push(`${formatNumber(first.figures.pages)} pages`);
+  const settings = views.map((v) => {
+    const phrases = settingsPhrases(v.settings, v.figures.repeatedShare).join(' · ');
+    if (views.length === 1) return `<p class="set">${escapeHtml(phrases)}</p>`;
+    const name = v.label === '' ? 'defaults' : v.label;
+    return `<p class="set"><span class="tag t${v.index}">${escapeHtml(v.tag)}</span> <code>${escapeHtml(name)}</code> · ${escapeHtml(`${formatNumber(v.figures.chunks)} chunks · ${phrases}`)}</p>`;
   });
-  return { crumbs, chunks: facts };
-}
-
-function pageLabel(p: Extract<Piece, { kind: 'page' }>): string {
-  return p.lastPage > p.page ? `pages ${p.page}–${p.lastPage}` : `page ${p.page}`;
-}
-
-/** Markup of the pieces of one band or gap. */
-function renderPieces(pieces: readonly Piece[], text: string, owner: number, out: string[]): void {
-  for (const p of pieces) {
-    if (p.kind === 'page') {
-      if (p.place === 'exact') out.push(`<span class="page" data-page="${p.page}">${escapeHtml(pageLabel(p))}</span>`);
-      else {
-        const why = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : `first chunk that starts on ${pageLabel(p)}`;
-        const label = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : pageLabel(p);
-        out.push(`<span class="page approx" data-page="${p.page}" title="${escapeHtml(why)}">${escapeHtml(label)}</span>`);
-      }
-    } else if (p.kind !== 'text') {
-      out.push(`<span class="add ${p.kind === 'prefix' ? 'pre' : 'suf'}" data-of="${p.of}">${escapeHtml(p.text)}</span>`);
-    } else {
-      const slice = escapeHtml(text.slice(p.start, p.end));
-      if (p.cover === 0) {
-        out.push(`<span class="lost" title="not in any chunk">${slice}</span>`);
-      } else if (p.cover >= 2) {
-        out.push(`<span class="ov" data-ov="${p.chunks.join(' ')}" title="shared by ${p.cover} chunks">${slice}</span>`);
-      } else if (p.chunks[0] !== owner) {
-        out.push(`<span class="foreign" data-ov="${p.chunks.join(' ')}">${slice}</span>`);
-      } else {
-        out.push(slice);
-      }
-    }
-  }
-}
-
-function renderBand(band: Band, text: string, unit: string, maxSize: number | undefined, out: string[]): void {
-  const c = band.chunk;
-  const k = band.position;
-  let cls = `band b${k % 2}`;
-  if (c.oversized || (maxSize !== undefined && c.size > maxSize)) cls += ' oversized';
-  if (isHeadingOnly(c)) cls += ' lonely';
-  if (band.pieces.length === 0) cls += ' empty';
-  let label = `#${c.index} · ${formatNumber(c.size)} ${unit}`;
-  if (c.pageStart !== undefined) label += ` · p. ${c.pageEnd !== undefined && c.pageEnd !== c.pageStart ? `${c.pageStart}–${c.pageEnd}` : c.pageStart}`;
-  if (c.metadata?.isSplit) {
-    // Say at a glance which structure was cut: a split table or code block is what a reader checks first.
-    const cut = (c.metadata.kinds ?? []).filter((kind) => kind === 'table' || kind === 'code' || kind === 'list');
-    label += ` · split ${cut.length > 0 ? cut.join('/') : 'text'}`;
-  }
-  if (isHeadingOnly(c)) label += ' · heading only';
-  out.push(`<div class="${cls}" id="c${k}" data-k="${k}" data-label="${escapeHtml(label)}">`);
-  renderPieces(band.pieces, text, k, out);
-  out.push('</div>');
-}
-
-function renderGap(gap: Gap, text: string, out: string[]): void {
-  // Whitespace between chunks is expected and not drawn; page markers in it and lost text are.
-  const pieces = gap.blank ? gap.pieces.filter((p) => p.kind === 'page') : gap.pieces;
-  if (pieces.length === 0) return;
-  out.push('<div class="gap">');
-  renderPieces(pieces, text, -1, out);
-  out.push('</div>');
-}
-
-function renderSide(layout: ReportLayout, figuresHtml: string, unit: string, maxSize: number | undefined, out: string[]): void {
-  const chunks = layout.chunks;
-  out.push('<aside id="side">');
-  out.push('<section id="info" aria-live="polite"><p class="hint">Hover a chunk to see its facts; click to pin it.</p>');
-  out.push('<p class="keys">Keys: j / k next and previous chunk, Esc release.</p></section>');
-  out.push(`<details open><summary>Summary</summary><div class="pad">${figuresHtml}</div></details>`);
-  const outline = buildOutline(chunks);
-  out.push(`<details open><summary>Outline (${outline.length})</summary><ol class="outline">`);
-  for (const e of outline) {
-    out.push(`<li class="d${Math.min(e.depth, 5)}"><a href="#c${e.position}" data-k="${e.position}" title="${escapeHtml(`H${e.level} ${e.title}`)}">${escapeHtml(e.title)}</a></li>`);
-  }
-  if (outline.length === 0) out.push('<li><span class="pad">No headings.</span></li>');
-  out.push('</ol></details>');
-  // Meters are a share of the limit when there is one, so one huge outlier does not flatten every other bar.
-  const scale = Math.max(1, maxSize ?? chunks.reduce((m, c) => Math.max(m, c.size), 1));
-  out.push(`<details open><summary>Chunks (${chunks.length})</summary><ol class="chunks" id="chunk-list">`);
-  chunks.forEach((c, k) => {
-    const pct = Math.min(100, (100 * c.size) / scale).toFixed(1);
-    const over = c.oversized || (maxSize !== undefined && c.size > maxSize);
-    out.push(
-      `<li><a href="#c${k}" data-k="${k}"${over ? ' class="flag-over"' : isHeadingOnly(c) ? ' class="flag-lonely"' : ''}><span class="n">#${c.index}</span><span class="sz" title="${escapeHtml(`${c.size} ${unit}`)}">${formatNumber(c.size)}</span>` +
-        `<span class="meter"><i${over ? ' class="over"' : ''} style="width:${pct}%"></i></span><span class="bc">${escapeHtml(c.heading?.breadcrumb || '—')}</span></a></li>`,
-    );
-  });
-  out.push('</ol></details></aside>');
-}
-
-/**
- * Renders a document and its chunks as one self-contained HTML page: the text once, each chunk a band in alternating
- * colours (exactly one `.band` element per chunk, even with overlap), shared text striped, prefixes and suffixes as
- * added text, page markers for PDFs, a side panel with the chunk's facts on hover or click, the heading outline,
- * the chunk list, a size histogram and the summary figures.
- *
- * `documentText` must be the text the chunks' offsets point into (for a PDF, the extracted text); a chunk that is
- * not `documentText.slice(start, end)` raises `ChunkError('ERR_INVALID_INPUT')`.
- */
-export function renderReport(
-  chunks: readonly Chunk[],
-  documentText: string,
-  stats?: Partial<ChunkStatistics>,
-  options: ReportOptions = {},
-): string {
-  const unit = options.unit ?? 'tokens';
-  const layout = layoutReport(chunks, documentText, { pages: options.pages });
-  const figures = reportFigures(layout.chunks, stats, layout.figures, options.maxSize);
-  const title = options.title ?? chunks[0]?.origin ?? chunks[0]?.documentId ?? 'document';
-
-  const table = figureRows(figures, unit)
-    .map((r) => `<tr${r.warn ? ' class="warn"' : ''}><td>${escapeHtml(r.label)}</td><td>${escapeHtml(r.value)}</td></tr>`)
-    .join('');
-  const histogram = renderHistogram(
-    layout.chunks.map((c) => c.size),
-    { unit, targetSize: options.targetSize, maxSize: options.maxSize },
+  return (
+    `<header class="top"><div class="head-main"><h1>${escapeHtml(title)}</h1><span class="sub">${escapeHtml(facts.join(' · '))}</span></div>` +
+    `<details class="more" id="more"><summary>Settings and legend</summary><div class="more-body"><div class="settings">${settings.join('')}</div>` +
+    `<div class="legend">${LEGEND}</div></div></details></header>`
   );
-  const figuresHtml = `${histogram}<table class="stats">${table}</table>`;
+}
 
-  const body: string[] = [];
-  body.push('<main id="doc" tabindex="-1">');
-  for (const item of layout.items) {
-    if (item.kind === 'band') renderBand(item, documentText, unit, options.maxSize, body);
-    else renderGap(item, documentText, body);
+function viewColumn(view: ReportView, text: string, views: number, out: string[]): void {
+  out.push(`<section class="view${view.index === 0 ? ' active' : ''}" data-view="${view.index}">`);
+  if (views > 1) {
+    const name = view.label === '' ? 'defaults' : view.label;
+    out.push(`<h2 class="view-title"><span class="tag t${view.index}">${escapeHtml(view.tag)}</span> <code>${escapeHtml(name)}</code> <span class="count">${escapeHtml(`${formatNumber(view.figures.chunks)} chunks`)}</span></h2>`);
   }
-  if (layout.chunks.length === 0) body.push('<p class="gap">No chunks.</p>');
-  body.push('</main>');
-  renderSide(layout, figuresHtml, unit, options.maxSize, body);
+  out.push('<div class="view-body">');
+  renderDocument(view, text, out);
+  out.push(`<nav class="minimap" data-view="${view.index}" aria-label="Map of the chunks: click to go there"><div class="mm-marks"><div class="mm-view"></div></div></nav>`);
+  out.push('</div></section>');
+}
 
-  const sizes = [`${formatNumber(figures.chunks)} chunks`, `unit ${unit}`];
-  if (options.targetSize !== undefined) sizes.push(`target ${formatNumber(options.targetSize)}`);
-  if (options.maxSize !== undefined) sizes.push(`max ${formatNumber(options.maxSize)}`);
-  if (figures.pages !== undefined) sizes.push(`${formatNumber(figures.pages)} pages`);
-  const data = jsonForScript({ unit, maxSize: options.maxSize ?? null, targetSize: options.targetSize ?? null, ...chunkFacts(layout.chunks) });
+/** The whole page around prepared views. */
+function renderPage(views: readonly ReportView[], text: string, title: string, outlineHeadings: ReturnType<typeof buildOutline>): string {
+  const body: string[] = [];
+  if (views.length > 1) {
+    body.push('<div class="view-tabs" role="tablist">');
+    for (const v of views) body.push(`<button type="button" role="tab" data-tab="${v.index}"${v.index === 0 ? ' aria-selected="true"' : ''}>${escapeHtml(`${v.tag} · ${v.label || 'defaults'}`)}</button>`);
+    body.push('</div>');
+  }
+  body.push(`<div class="views" style="--views:${views.length}">`);
+  for (const v of views) viewColumn(v, text, views.length, body);
+  body.push('</div>');
+  renderSidePanel(views, outlineHeadings, body);
+
+  const data = jsonForScript({
+    length: text.length,
+    views: views.map((v) => ({
+      tag: v.tag,
+      label: v.label,
+      unit: v.settings.unit ?? 'tokens',
+      maxSize: v.settings.maxSize ?? null,
+      targetSize: v.settings.targetSize ?? null,
+      minSize: v.settings.minSize ?? null,
+      ...chunkFacts(v),
+    })),
+  });
   const scriptHash = createHash('sha256').update(REPORT_SCRIPT).digest('base64');
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
-
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -250,9 +112,8 @@ export function renderReport(
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<meta name="generator" content="chunkstream">`,
     `<title>${escapeHtml(`${title} · chunks`)}</title>`,
-    `<style>${REPORT_CSS}</style></head><body>`,
-    `<header class="top"><h1>${escapeHtml(title)}</h1><span class="sub">${escapeHtml(sizes.join(' · '))}</span>`,
-    '<div class="legend"><span class="lg-b0">chunk</span><span class="lg-b1">next chunk</span><span class="lg-ov">overlap</span><span class="lg-add">added text</span><span class="lg-lost">not in any chunk</span></div></header>',
+    `<style>${REPORT_CSS}</style></head><body class="${views.length > 1 ? 'compare' : 'single'}">`,
+    header(title, views),
     '<div class="layout">',
     body.join(''),
     '</div>',
@@ -261,4 +122,42 @@ export function renderReport(
     '</body></html>',
     '',
   ].join('\n');
+}
+
+function defaultTitle(chunks: readonly Chunk[]): string {
+  return chunks[0]?.origin ?? chunks[0]?.documentId ?? 'document';
+}
+
+/**
+ * Renders a document and its chunks as one self-contained HTML page: the text once, each chunk a band in
+ * alternating colours (exactly one `.band` element per chunk), text shared by overlapping chunks in a strip of both
+ * colours between them, prefixes and suffixes as added text, page markers for PDFs; a minimap of every chunk down
+ * the side; and a side panel with the chunk's facts on hover or click, the summary whose problem counts and
+ * histogram bars step through the chunks they count, the heading outline and the chunk list.
+ *
+ * `documentText` must be the text the chunks' offsets point into (for a PDF, the extracted text); a chunk that is
+ * not `documentText.slice(start, end)` raises `ChunkError('ERR_INVALID_INPUT')`.
+ */
+export function renderReport(chunks: readonly Chunk[], documentText: string, stats?: Partial<ChunkStatistics>, options: ReportOptions = {}): string {
+  const outline = buildOutline(chunks, documentText, options.headings);
+  const anchors = outline.map((e) => e.offset);
+  const view = prepareView(0, { chunks, statistics: stats, settings: options }, documentText, options.pages, anchors);
+  return renderPage([view], documentText, options.title ?? defaultTitle(chunks), outline);
+}
+
+/**
+ * Renders several chunkings of the same document side by side in one page, aligned by position: the columns
+ * scroll together, each with its own bands and minimap, and the summary gives the figures of every run in columns.
+ * Choosing a chunk size is a comparison; this page is that comparison. Runs are named A, B, C… in order.
+ * Throws `ERR_INVALID_INPUT` without runs, or for chunks that are not slices of `documentText`.
+ */
+export function renderComparison(runs: readonly ComparisonRun[], documentText: string, options: ReportPageOptions = {}): string {
+  if (runs.length === 0) throw new ChunkError('ERR_INVALID_INPUT', 'renderComparison needs at least one run');
+  const first = runs[0] as ComparisonRun;
+  const outline = buildOutline(first.chunks, documentText, options.headings);
+  const anchors = outline.map((e) => e.offset);
+  const views = runs.map((run, i) =>
+    prepareView(i, { chunks: run.chunks, statistics: run.statistics, settings: run.settings, tag: String.fromCharCode(65 + (i % 26)), label: run.label }, documentText, options.pages, anchors),
+  );
+  return renderPage(views, documentText, options.title ?? defaultTitle(first.chunks), outline);
 }

@@ -19,7 +19,7 @@ export interface PageMark {
 }
 
 /** A run of source text inside a band or a gap. */
-export interface TextPiece {
+export interface TextFragment {
   readonly kind: 'text';
   readonly start: number;
   readonly end: number;
@@ -30,7 +30,7 @@ export interface TextPiece {
 }
 
 /** Text a chunk adds for the embedder, drawn where it would sit in the source. */
-export interface AddedPiece {
+export interface AddedFragment {
   readonly kind: 'prefix' | 'suffix';
   /** Band position of the chunk the text belongs to. */
   readonly of: number;
@@ -38,7 +38,7 @@ export interface AddedPiece {
 }
 
 /** A page marker. */
-export interface PagePiece {
+export interface PageFragment {
   readonly kind: 'page';
   readonly page: number;
   /** Last page of the marker when blank pages are folded into it (`pages 5–7`), else `page`. */
@@ -50,8 +50,15 @@ export interface PagePiece {
   readonly place: 'exact' | 'within' | 'chunk';
 }
 
+/** A zero-width mark where a heading begins, so the outline can scroll to the heading itself. */
+export interface AnchorFragment {
+  readonly kind: 'anchor';
+  /** Index into `LayoutOptions.anchors`. */
+  readonly anchor: number;
+}
+
 /** What a band or a gap is drawn from. */
-export type Piece = TextPiece | AddedPiece | PagePiece;
+export type Fragment = TextFragment | AddedFragment | PageFragment | AnchorFragment;
 
 /** The part of the document drawn as one chunk. */
 export interface Band {
@@ -61,7 +68,7 @@ export interface Band {
   readonly chunk: Chunk;
   readonly start: number;
   readonly end: number;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Text outside every chunk. Whitespace between chunks is normal; anything else was lost by the chunker. */
@@ -71,7 +78,7 @@ export interface Gap {
   readonly end: number;
   /** True when the gap holds only whitespace. */
   readonly blank: boolean;
-  readonly pieces: readonly Piece[];
+  readonly pieces: readonly Fragment[];
 }
 
 /** Figures that only the layout can tell. */
@@ -84,6 +91,10 @@ export interface LayoutFigures {
   readonly addedChars: number;
   /** Chunks that hold nothing but a heading. */
   readonly headingOnly: number;
+  /** Characters of all chunks' text together: what an index stores. */
+  readonly indexedChars: number;
+  /** Characters inside at least one chunk, each counted once. `indexedChars - coveredChars` are repeats. */
+  readonly coveredChars: number;
 }
 
 /** A document cut into bands and gaps, in document order. */
@@ -98,6 +109,8 @@ export interface ReportLayout {
 export interface LayoutOptions {
   /** Exact page starts; without them, page markers are placed at the first chunk of each page. */
   readonly pages?: readonly PageMark[] | undefined;
+  /** Offsets that get an `anchor` piece (heading starts); the piece names the offset's index in this list. */
+  readonly anchors?: readonly number[] | undefined;
 }
 
 /**
@@ -173,10 +186,16 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     points.add(p.offset);
     (pagesAt.get(p.offset) ?? pagesAt.set(p.offset, []).get(p.offset)!).push(p);
   }
+  const anchorsAt = new Map<number, number[]>();
+  (options.anchors ?? []).forEach((offset, i) => {
+    if (!Number.isInteger(offset) || offset < 0 || offset > len) return;
+    points.add(offset);
+    (anchorsAt.get(offset) ?? anchorsAt.set(offset, []).get(offset)!).push(i);
+  });
   const cuts = [...points].sort((a, b) => a - b);
 
   // Item ranges: band k runs from its start to the next start or the reach of the chunks so far.
-  const items: { kind: 'band' | 'gap'; position: number; start: number; end: number; pieces: Piece[] }[] = [];
+  const items: { kind: 'band' | 'gap'; position: number; start: number; end: number; pieces: Fragment[] }[] = [];
   if (n === 0) items.push({ kind: 'gap', position: -1, start: 0, end: len, pieces: [] });
   else if (chunks[0]!.start > 0) items.push({ kind: 'gap', position: -1, start: 0, end: chunks[0]!.start, pieces: [] });
   let reach = 0;
@@ -205,18 +224,26 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   }
 
   let overlapChars = 0;
+  let coveredChars = 0;
   let uncoveredChars = 0;
   let addedChars = 0;
   let lastPage = 0;
-  const placePages = (pieces: Piece[], at: number): void => {
+  const placePages = (pieces: Fragment[], at: number): void => {
     const marks = pagesAt.get(at);
     if (marks === undefined) return;
     for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
     pagesAt.delete(at);
   };
+  const placeAnchors = (pieces: Fragment[], at: number): void => {
+    const marks = anchorsAt.get(at);
+    if (marks === undefined) return;
+    for (const anchor of marks) pieces.push({ kind: 'anchor', anchor });
+    anchorsAt.delete(at);
+  };
   let r = 0;
   for (const it of items) {
     placePages(it.pieces, it.start);
+    placeAnchors(it.pieces, it.start);
     if (it.kind === 'band') {
       const c = chunks[it.position] as Chunk;
       if (pages.length === 0 && c.pageStart !== undefined && c.pageStart > lastPage) {
@@ -236,6 +263,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     for (; r < runs.length && (runs[r] as (typeof runs)[number]).start < it.end; r++) {
       const run = runs[r] as (typeof runs)[number];
       placePages(it.pieces, run.start);
+      placeAnchors(it.pieces, run.start);
       const prev = it.pieces.at(-1);
       if (prev?.kind === 'text' && prev.end === run.start && prev.cover === run.cover && sameList(prev.chunks, run.chunks)) {
         it.pieces[it.pieces.length - 1] = { ...prev, end: run.end };
@@ -243,6 +271,7 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
         it.pieces.push({ kind: 'text', start: run.start, end: run.end, cover: run.cover, chunks: run.chunks });
       }
       if (run.cover >= 2) overlapChars += run.end - run.start;
+      if (run.cover >= 1) coveredChars += run.end - run.start;
       if (run.cover === 0) uncoveredChars += countNonWhitespace(text, run.start, run.end);
       for (const k of endsAt.get(run.end) ?? []) {
         const c = chunks[k] as Chunk;
@@ -262,7 +291,14 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
   return {
     chunks,
     items: out,
-    figures: { overlapChars, uncoveredChars, addedChars, headingOnly: chunks.filter(isHeadingOnly).length },
+    figures: {
+      overlapChars,
+      uncoveredChars,
+      addedChars,
+      headingOnly: chunks.filter(isHeadingOnly).length,
+      indexedChars: chunks.reduce((sum, c) => sum + (c.end - c.start), 0),
+      coveredChars,
+    },
   };
 }
 

@@ -24,6 +24,8 @@ export interface ReportFigures {
   readonly undersized: number | undefined;
   readonly headingOnly: number;
   readonly overlapChars: number;
+  /** Share of the indexed characters (all chunks' text together) that repeat text of another chunk: 0–1. */
+  readonly repeatedShare: number;
   readonly addedChars: number;
   readonly uncoveredChars: number;
   readonly pages: number | undefined;
@@ -44,6 +46,7 @@ export function reportFigures(
   stats: Partial<ChunkStatistics> | undefined,
   layout: LayoutFigures,
   maxSize?: number,
+  minSize?: number,
 ): ReportFigures {
   const sizes = chunks.map((c) => c.size).sort((a, b) => a - b);
   const total = sizes.reduce((a, b) => a + b, 0);
@@ -70,9 +73,10 @@ export function reportFigures(
     oversized: chunks.filter((c) => c.oversized).length,
     oversizedReasons: stats?.oversizedReasons ?? reasons,
     aboveMax: maxSize === undefined ? undefined : chunks.filter((c) => c.size > maxSize).length,
-    undersized: stats?.undersized,
+    undersized: stats?.undersized ?? (minSize === undefined ? undefined : chunks.filter((c) => c.size < minSize).length),
     headingOnly: layout.headingOnly,
     overlapChars: layout.overlapChars,
+    repeatedShare: layout.indexedChars === 0 ? 0 : (layout.indexedChars - layout.coveredChars) / layout.indexedChars,
     addedChars: layout.addedChars,
     uncoveredChars: layout.uncoveredChars,
     pages,
@@ -86,11 +90,22 @@ export function formatNumber(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
+/** The kinds of chunk (or text) a summary row counts that a reader wants to go and look at. */
+export type ProblemKind = 'oversized' | 'above' | 'undersized' | 'lonely' | 'lost';
+
 /** One line of the summary: a label, a value, and whether it deserves attention. */
 export interface FigureRow {
   readonly label: string;
   readonly value: string;
   readonly warn: boolean;
+  /** Set on rows that count problems: the report links them to the chunks they count. */
+  readonly problem?: ProblemKind;
+}
+
+/** A share as a percentage with one decimal below 10%, whole above: `3.2%`, `16%`. */
+export function formatShare(share: number): string {
+  const pct = 100 * share;
+  return `${pct > 0 && pct < 10 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
 /** The summary as labelled rows, in the order both views print them. */
@@ -104,13 +119,13 @@ export function figureRows(f: ReportFigures, unit: string): FigureRow[] {
     { label: 'min / max', value: `${formatNumber(f.minSize)} / ${formatNumber(f.maxSize)}`, warn: false },
   ];
   const reasons = Object.entries(f.oversizedReasons).map(([why, n]) => `${why}: ${n}`).join(', ');
-  rows.push({ label: 'oversized', value: f.oversized === 0 ? '0' : `${f.oversized}${reasons ? ` (${reasons})` : ''}`, warn: f.oversized > 0 });
-  if (f.aboveMax !== undefined) rows.push({ label: 'above max', value: formatNumber(f.aboveMax), warn: f.aboveMax > f.oversized });
-  if (f.undersized !== undefined) rows.push({ label: 'undersized', value: formatNumber(f.undersized), warn: f.undersized > 0 });
-  rows.push({ label: 'heading-only chunks', value: formatNumber(f.headingOnly), warn: f.headingOnly > 0 });
-  rows.push({ label: 'overlap chars', value: formatNumber(f.overlapChars), warn: false });
+  rows.push({ label: 'oversized', value: f.oversized === 0 ? '0' : `${f.oversized}${reasons ? ` (${reasons})` : ''}`, warn: f.oversized > 0, problem: 'oversized' });
+  if (f.aboveMax !== undefined) rows.push({ label: 'above max', value: formatNumber(f.aboveMax), warn: f.aboveMax > f.oversized, problem: 'above' });
+  if (f.undersized !== undefined) rows.push({ label: 'undersized', value: formatNumber(f.undersized), warn: f.undersized > 0, problem: 'undersized' });
+  rows.push({ label: 'heading-only chunks', value: formatNumber(f.headingOnly), warn: f.headingOnly > 0, problem: 'lonely' });
+  rows.push({ label: 'overlap chars', value: f.overlapChars === 0 ? '0' : `${formatNumber(f.overlapChars)} (${formatShare(f.repeatedShare)} of indexed text repeated)`, warn: false });
   rows.push({ label: 'added chars (prefix/suffix)', value: formatNumber(f.addedChars), warn: false });
-  rows.push({ label: 'text outside chunks', value: `${formatNumber(f.uncoveredChars)} chars`, warn: f.uncoveredChars > 0 });
+  rows.push({ label: 'text outside chunks', value: `${formatNumber(f.uncoveredChars)} chars`, warn: f.uncoveredChars > 0, problem: 'lost' });
   if (f.pages !== undefined) rows.push({ label: 'pages', value: formatNumber(f.pages), warn: false });
   if (f.needsOcr) rows.push({ label: 'needs OCR', value: 'some pages have no text layer', warn: true });
   for (const w of f.warnings) rows.push({ label: 'warning', value: w, warn: true });

@@ -1,37 +1,44 @@
 /**
- * `renderTerminal`: the document with its chunk boundaries for a terminal. Each chunk starts with a header line and
- * its text in one of two alternating colours; shared text is shown inverse, added text in green italics. Without
- * colour (not a TTY, `NO_COLOR`) the same information is given by plain markers. Control characters in the document
- * are made visible, so a document cannot move the cursor or recolour the terminal.
+ * `renderTerminal`: the document with its chunk boundaries for a terminal. The settings and the statistics come
+ * first (or alone), then each chunk's header line and its text. Colour goes on the header lines only, in two
+ * alternating colours (red for a chunk with a problem); the text stays in the terminal's own colour, with shared
+ * text underlined, added text in italics and lost text inverse, which read on light and dark themes alike. Without
+ * colour (not a TTY, `NO_COLOR`) plain markers say the same. Control characters in the document are made
+ * visible, so a document cannot move the cursor or recolour the terminal.
  */
-import type { SizeUnit } from '../config.js';
 import type { Chunk, ChunkStatistics } from '../types.js';
 import { sanitizeTerminal } from './escape.js';
-import { isHeadingOnly, layoutReport, type Band, type PageMark, type Piece } from './layout.js';
-import { figureRows, formatNumber, reportFigures } from './summary.js';
+import { isHeadingOnly, layoutReport, type Band, type PageMark, type Fragment } from './layout.js';
+import { settingsPhrases, type ReportSettings } from './settings.js';
+import { figureRows, formatNumber, reportFigures, type FigureRow, type ReportFigures } from './summary.js';
+import { isAboveMax, isUndersized } from './view.js';
 
-/** Options of `renderTerminal`. */
-export interface TerminalOptions {
-  /** Use ANSI colours; false gives plain markers. */
+/** Where `renderTerminal` puts the statistics and the size histogram. */
+export type TerminalStatistics = 'first' | 'only' | 'last';
+
+/** Options of `renderTerminal`: the run's settings (printed on the first line) and how to print. */
+export interface TerminalOptions extends ReportSettings {
+  /** Use ANSI colours on header lines; false gives plain markers. */
   readonly color: boolean;
-  /** Unit of `chunk.size`, for labels. Default `'tokens'`. */
-  readonly unit?: SizeUnit | undefined;
-  readonly targetSize?: number | undefined;
-  readonly maxSize?: number | undefined;
   /** Exact page starts of a PDF's text. */
   readonly pages?: readonly PageMark[] | undefined;
+  /** Statistics before the chunks (`'first'`, the default), instead of them (`'only'`), or after them (`'last'`). */
+  readonly statistics?: TerminalStatistics | undefined;
+  /** Name of the document on the first line; default the first chunk's origin or document id. */
+  readonly title?: string | undefined;
 }
 
 const RESET = '\x1b[0m';
-/** Band colours: cyan and yellow read well on dark and light backgrounds alike. */
-const BAND = ['\x1b[36m', '\x1b[33m'] as const;
+/** Header colours: bold cyan and bold magenta read on light and dark backgrounds (yellow does not on light). */
+const BAND = ['\x1b[1;36m', '\x1b[1;35m'] as const;
 const STYLE = {
-  header: '\x1b[1m',
-  overlap: '\x1b[7m',
-  added: '\x1b[3;32m',
-  lost: '\x1b[97;41m',
-  page: '\x1b[1;34m',
-  warn: '\x1b[1;31m',
+  title: '\x1b[1m',
+  alarm: '\x1b[1;31m',
+  // Attributes, not colours: the text keeps the terminal's own colour.
+  overlap: '\x1b[4m',
+  added: '\x1b[3m',
+  lost: '\x1b[7m',
+  page: '\x1b[1m',
 };
 
 /** Wraps `text` in an SGR style when colour is on. */
@@ -39,30 +46,40 @@ function paint(color: boolean, style: string, text: string): string {
   return color && style !== '' && text !== '' ? `${style}${text}${RESET}` : text;
 }
 
-function pageLabel(p: Extract<Piece, { kind: 'page' }>): string {
+function pageLabel(p: Extract<Fragment, { kind: 'page' }>): string {
   return p.lastPage > p.page ? `pages ${p.page}–${p.lastPage}` : `page ${p.page}`;
 }
 
-function header(band: Band, unit: string, maxSize: number | undefined): string {
+/** The chunk's name: its id, with its number only when the id does not already end with it. */
+function chunkName(c: Chunk): string {
+  return c.id.endsWith(`#${c.index}`) ? c.id : `#${c.index} ${c.id}`;
+}
+
+function header(band: Band, previous: Chunk | undefined, settings: ReportSettings): string {
   const c = band.chunk;
-  const parts = [`#${c.index} ${c.id}`, `${formatNumber(c.size)} ${unit}${maxSize ? ` (${Math.round((100 * c.size) / maxSize)}%)` : ''}`];
+  const unit = settings.unit ?? 'tokens';
+  const max = settings.maxSize;
+  const parts = [chunkName(c), `${formatNumber(c.size)} ${unit}${max ? ` (${Math.round((100 * c.size) / max)}%)` : ''}`];
   if (c.pageStart !== undefined) parts.push(`p. ${c.pageEnd !== undefined && c.pageEnd !== c.pageStart ? `${c.pageStart}–${c.pageEnd}` : c.pageStart}`);
   if (c.heading?.breadcrumb) parts.push(c.heading.breadcrumb);
   const flags: string[] = [];
   if (c.oversized) flags.push('OVERSIZED');
-  else if (maxSize !== undefined && c.size > maxSize) flags.push('ABOVE MAX');
+  else if (isAboveMax(c, max)) flags.push('ABOVE MAX');
   if (isHeadingOnly(c)) flags.push('HEADING ONLY');
+  if (isUndersized(c, settings.minSize)) flags.push('UNDERSIZED');
   if (c.metadata?.isSplit) flags.push('split');
   if (c.prefix) flags.push('+prefix');
   if (c.suffix) flags.push('+suffix');
+  const shared = previous === undefined ? 0 : Math.max(0, Math.min(previous.end, c.end) - c.start);
+  if (shared > 0) flags.push(`first ${formatNumber(shared)} chars shared`);
   if (flags.length) parts.push(flags.join(' '));
   return `──── ${sanitizeTerminal(parts.join(' · '))} ────`;
 }
 
-/** Renders the pieces of a band or gap; `band` is the band colour index, or -1 in a gap. */
-function pieces(list: readonly Piece[], text: string, band: number, color: boolean, out: string[]): void {
-  const base = band >= 0 ? BAND[band % 2] : '';
+/** Renders the pieces of a band or gap. */
+function pieces(list: readonly Fragment[], text: string, color: boolean, out: string[]): void {
   for (const p of list) {
+    if (p.kind === 'anchor') continue;
     if (p.kind === 'page') {
       const label = p.place === 'within' ? `${pageLabel(p)} begins inside the block below` : pageLabel(p);
       out.push(lineStart(out), paint(color, STYLE.page, color ? `── ${label} ──` : `==== ${label} ====`), '\n');
@@ -72,8 +89,8 @@ function pieces(list: readonly Piece[], text: string, band: number, color: boole
     } else {
       const t = sanitizeTerminal(text.slice(p.start, p.end));
       if (p.cover === 0) out.push(color ? paint(true, STYLE.lost, t) : `[not in any chunk>${t}<not in any chunk]`);
-      else if (p.cover >= 2) out.push(color ? paint(true, `${base}${STYLE.overlap}`, t) : `[overlap>${t}<overlap]`);
-      else out.push(paint(color, base, t));
+      else if (p.cover >= 2) out.push(color ? paint(true, STYLE.overlap, t) : `[overlap>${t}<overlap]`);
+      else out.push(t);
     }
   }
 }
@@ -90,11 +107,12 @@ function lineStart(out: readonly string[]): string {
   return '';
 }
 
-/** A text histogram of sizes: one row per bin, a bar of `█`. */
-function textHistogram(sizes: readonly number[], unit: string, color: boolean, targetSize?: number, maxSize?: number): string[] {
+/** A text histogram of sizes: one row per bin, a bar of `█`, min, target and max marked. */
+function textHistogram(sizes: readonly number[], settings: ReportSettings): string[] {
   if (sizes.length === 0) return [];
+  const unit = settings.unit ?? 'tokens';
   const rows = 10;
-  const domain = Math.max(1, ...[sizes.reduce((m, s) => Math.max(m, s), 0), maxSize ?? 0]);
+  const domain = Math.max(1, sizes.reduce((m, s) => Math.max(m, s), 0), settings.maxSize ?? 0);
   const step = Math.max(1, Math.ceil((domain + 1) / rows));
   const counts = new Array<number>(Math.ceil((domain + 1) / step)).fill(0);
   for (const s of sizes) counts[Math.min(counts.length - 1, Math.floor(s / step))]! += 1;
@@ -104,47 +122,117 @@ function textHistogram(sizes: readonly number[], unit: string, color: boolean, t
     const lo = i * step;
     const hi = lo + step - 1;
     const marks: string[] = [];
-    if (targetSize !== undefined && targetSize >= lo && targetSize <= hi) marks.push('← target');
-    if (maxSize !== undefined && maxSize >= lo && maxSize <= hi) marks.push('← max');
+    const at = (v: number | undefined): boolean => v !== undefined && v >= lo && v <= hi;
+    if (at(settings.minSize)) marks.push('← min');
+    if (at(settings.targetSize)) marks.push('← target');
+    if (at(settings.maxSize)) marks.push('← max');
+    // A bin with a chunk or two still shows a sliver, so a stray tiny chunk is not lost in the picture.
     const bar = '█'.repeat(Math.round((n / peak) * 40)) || (n > 0 ? '▏' : '');
-    const over = maxSize !== undefined && lo > maxSize;
-    return `  ${String(lo).padStart(width)}–${String(hi).padEnd(width)} ${unit} ${String(n).padStart(5)} ${paint(color, over ? STYLE.warn : BAND[0], bar)}${marks.length ? ` ${marks.join(' ')}` : ''}`;
+    return [`  ${String(lo).padStart(width)}–${String(hi).padEnd(width)} ${unit} ${String(n).padStart(5)}`, bar, ...marks].filter((part) => part !== '').join(' ');
   });
 }
 
+/** Label and value columns of figure rows, one value column per run; warnings bold when colour is on. */
+function figureTable(columns: readonly FigureRow[][], color: boolean, heads?: readonly string[]): string[] {
+  const labels: string[] = [];
+  for (const rows of columns) for (const r of rows) if (!labels.includes(r.label)) labels.push(r.label);
+  const cells = labels.map((label) => columns.map((rows) => rows.find((r) => r.label === label)));
+  const labelWidth = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const widths = columns.map((_, i) => Math.max((heads?.[i] ?? '').length, ...cells.map((row) => (row[i]?.value ?? '–').length)));
+  const out: string[] = [];
+  const single = columns.length === 1;
+  if (heads) out.push(`  ${''.padEnd(labelWidth)}  ${heads.map((h, i) => h.padStart(widths[i] as number)).join('  ')}`.trimEnd());
+  labels.forEach((label, j) => {
+    const row = cells[j] as (FigureRow | undefined)[];
+    const values = row.map((r, i) => {
+      const v = sanitizeTerminal(r?.value ?? '–');
+      const shown = single ? v : v.padStart(widths[i] as number);
+      return r?.warn ? paint(color, STYLE.title, shown) : shown;
+    });
+    out.push(`  ${label.padEnd(labelWidth)}  ${values.join('  ')}`);
+  });
+  return out;
+}
+
+function statisticsBlock(figures: ReportFigures, sizes: readonly number[], settings: ReportSettings, color: boolean): string {
+  const unit = settings.unit ?? 'tokens';
+  const out = [paint(color, STYLE.title, 'Statistics'), ...figureTable([figureRows(figures, unit)], color)];
+  const hist = textHistogram(sizes, settings);
+  if (hist.length) out.push('', paint(color, STYLE.title, `Sizes (${unit})`), ...hist);
+  return `${out.join('\n')}\n`;
+}
+
+function titleLine(title: string, figures: ReportFigures, settings: ReportSettings, color: boolean): string {
+  const phrases = [title, `${formatNumber(figures.chunks)} chunk${figures.chunks === 1 ? '' : 's'}`, ...settingsPhrases(settings, figures.repeatedShare)];
+  return `${paint(color, STYLE.title, sanitizeTerminal(phrases.join(' · ')))}\n`;
+}
+
 /**
- * Renders a document and its chunks for a terminal: each chunk a header line (index, id, size, pages, breadcrumb,
- * flags) and its text, then the summary figures and a size histogram. `color: false` uses plain markers
- * (`[overlap>…<overlap]`, `{+prefix: …+}`) instead of ANSI colours.
+ * Renders a document and its chunks for a terminal: a line with the settings, the summary figures and a size
+ * histogram, then each chunk as a header line (id, size, pages, breadcrumb, flags) and its text. `statistics`
+ * moves the figures after the chunks, or prints them alone. `color: false` uses plain markers
+ * (`[overlap>…<overlap]`, `{+prefix: …+}`) instead of ANSI styles.
  */
 export function renderTerminal(chunks: readonly Chunk[], documentText: string, stats: Partial<ChunkStatistics> | undefined, options: TerminalOptions): string {
-  const unit = options.unit ?? 'tokens';
   const color = options.color;
+  const where = options.statistics ?? 'first';
   const layout = layoutReport(chunks, documentText, { pages: options.pages });
-  const out: string[] = [];
+  const figures = reportFigures(layout.chunks, stats, layout.figures, options.maxSize, options.minSize);
+  const title = options.title ?? chunks[0]?.origin ?? chunks[0]?.documentId ?? 'document';
+  const summary = statisticsBlock(figures, layout.chunks.map((c) => c.size), options, color);
+  const out: string[] = [titleLine(title, figures, options, color)];
+  if (where === 'only') return `${out[0]}\n${summary}`;
+  if (where === 'first') out.push('\n', summary, '\n');
   for (const item of layout.items) {
     if (item.kind === 'gap') {
       const shown = item.blank ? item.pieces.filter((p) => p.kind === 'page') : item.pieces;
-      pieces(shown, documentText, -1, color, out);
+      pieces(shown, documentText, color, out);
       continue;
     }
     // A page that starts with this chunk is announced before the chunk's header.
     let lead = 0;
-    while (item.pieces[lead]?.kind === 'page') lead++;
-    pieces(item.pieces.slice(0, lead), documentText, item.position, color, out);
+    while (item.pieces[lead]?.kind === 'page' || item.pieces[lead]?.kind === 'anchor') lead++;
+    pieces(item.pieces.slice(0, lead), documentText, color, out);
     out.push(lineStart(out));
-    const style = `${BAND[item.position % 2]}${STYLE.header}`;
-    const alarm = item.chunk.oversized || isHeadingOnly(item.chunk) || (options.maxSize !== undefined && item.chunk.size > options.maxSize);
-    out.push(paint(color, alarm ? STYLE.warn : style, header(item, unit, options.maxSize)), '\n');
-    pieces(item.pieces.slice(lead), documentText, item.position, color, out);
+    const c = item.chunk;
+    const alarm = isAboveMax(c, options.maxSize) || isHeadingOnly(c) || isUndersized(c, options.minSize);
+    out.push(paint(color, alarm ? STYLE.alarm : BAND[item.position % 2], header(item, layout.chunks[item.position - 1], options)), '\n');
+    pieces(item.pieces.slice(lead), documentText, color, out);
   }
   out.push(lineStart(out));
-  const figures = reportFigures(layout.chunks, stats, layout.figures, options.maxSize);
-  const rows = figureRows(figures, unit);
-  const labelWidth = rows.reduce((m, r) => Math.max(m, r.label.length), 0);
-  out.push('\n', paint(color, STYLE.header, 'Statistics'), '\n');
-  for (const r of rows) out.push(`  ${r.label.padEnd(labelWidth)}  ${paint(color, r.warn ? STYLE.warn : '', sanitizeTerminal(r.value))}\n`);
-  const hist = textHistogram(layout.chunks.map((c) => c.size), unit, color, options.targetSize, options.maxSize);
-  if (hist.length) out.push('\n', paint(color, STYLE.header, `Sizes (${unit})`), '\n', hist.join('\n'), '\n');
+  if (where === 'last') out.push('\n', summary);
   return out.join('');
+}
+
+/** One setting of a terminal comparison. */
+export interface TerminalRun {
+  readonly label: string;
+  readonly chunks: readonly Chunk[];
+  readonly statistics?: Partial<ChunkStatistics> | undefined;
+  readonly settings: ReportSettings;
+}
+
+/**
+ * The figures of several chunkings of one document side by side, for a terminal: a line per setting, one column
+ * of figures per setting (A, B, …), then each setting's size histogram.
+ */
+export function renderTerminalComparison(runs: readonly TerminalRun[], documentText: string, options: { color: boolean; title?: string; pages?: readonly PageMark[] }): string {
+  const color = options.color;
+  const tags = runs.map((_, i) => String.fromCharCode(65 + (i % 26)));
+  const prepared = runs.map((run) => {
+    const layout = layoutReport(run.chunks, documentText, { pages: options.pages });
+    return { run, layout, figures: reportFigures(layout.chunks, run.statistics, layout.figures, run.settings.maxSize, run.settings.minSize) };
+  });
+  const title = options.title ?? runs[0]?.chunks[0]?.origin ?? 'document';
+  const out: string[] = [paint(color, STYLE.title, sanitizeTerminal(`${title} · ${runs.length} settings compared`)), ''];
+  prepared.forEach(({ run, figures }, i) => {
+    const phrases = settingsPhrases(run.settings, figures.repeatedShare).join(' · ');
+    out.push(`  ${paint(color, BAND[i % 2], tags[i] as string)}  ${sanitizeTerminal(run.label || 'defaults')}: ${sanitizeTerminal(phrases)}`);
+  });
+  out.push('', paint(color, STYLE.title, 'Statistics'));
+  out.push(...figureTable(prepared.map((p) => figureRows(p.figures, p.run.settings.unit ?? 'tokens')), color, tags));
+  prepared.forEach(({ run, layout }, i) => {
+    out.push('', paint(color, STYLE.title, `Sizes of ${tags[i]} (${run.settings.unit ?? 'tokens'})`), ...textHistogram(layout.chunks.map((c) => c.size), run.settings));
+  });
+  return `${out.join('\n')}\n`;
 }

@@ -2,11 +2,12 @@
  * `toDocuments()`: chunks as `{ pageContent, metadata }`, the document shape LangChain loads as is
  * (`new Document(doc)`) and LlamaIndex takes as `new Document({ text: doc.pageContent, metadata: doc.metadata })`.
  */
+import { invalidOption } from '../config.js';
 import type { Chunk } from '../types.js';
 
 /** What `toDocuments()` puts in `metadata`: flat values, except `headingPath` and LangChain's `loc`. */
 export interface ChunkDocumentMetadata {
-  /** The chunk id, `${documentId}#${index}`. */
+  /** The chunk id: the document id and a digest of the embedded content (see `Chunk.id`). */
   readonly id: string;
   readonly documentId: string;
   /** `chunk.origin` (a path, a URL), when known. */
@@ -38,6 +39,35 @@ export interface ChunkDocumentMetadata {
   readonly hash: string;
 }
 
+/**
+ * Where a document's positions (`index`, `start`, `end`, `startLine`, `endLine`, `loc`, `pageStart`, `pageEnd`) go.
+ * `'metadata'`: plain metadata keys, stored and hashed like any other. `'unhashed'`: still readable on `metadata`
+ * (`doc.metadata.start`), but as non-enumerable properties, so that `Object.keys`, spreading and `JSON.stringify`
+ * leave them out: an index that dedupes by a hash of content and metadata (LangChain's `index()` with a
+ * RecordManager) then sees an unchanged chunk as unchanged when an edit elsewhere moved it. Stores that serialize
+ * metadata do not keep them; the chunk `id` (stable) finds the chunk in a later run instead.
+ */
+export type PositionMode = 'metadata' | 'unhashed';
+
+/** Options of `toDocument` and `toDocuments`. */
+export interface ToDocumentOptions {
+  /** Default `'metadata'`. */
+  readonly positions?: PositionMode;
+}
+
+/** The metadata keys that say where a chunk is rather than what it holds: they change when an edit elsewhere moves it. */
+export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd']);
+
+/** Turns the position keys of `metadata` into non-enumerable properties, in place. */
+export function hidePositions<T extends object>(metadata: T): T {
+  for (const key of POSITION_KEYS) {
+    if (Object.prototype.hasOwnProperty.call(metadata, key)) {
+      Object.defineProperty(metadata, key, { enumerable: false, value: (metadata as Record<string, unknown>)[key], writable: true, configurable: true });
+    }
+  }
+  return metadata;
+}
+
 /** A chunk as a loader document. */
 export interface ChunkDocument {
   /** `chunk.embedText` when set (contextualized), else `chunk.text`: what should be embedded. */
@@ -48,7 +78,7 @@ export interface ChunkDocument {
 }
 
 /** Maps one chunk to a loader document. */
-export function toDocument(chunk: Chunk): ChunkDocument {
+export function toDocument(chunk: Chunk, options: ToDocumentOptions = {}): ChunkDocument {
   const m = chunk.metadata;
   const metadata: ChunkDocumentMetadata = {
     id: chunk.id,
@@ -74,12 +104,16 @@ export function toDocument(chunk: Chunk): ChunkDocument {
     size: chunk.size,
     hash: chunk.hash,
   };
+  if (options.positions === 'unhashed') hidePositions(metadata);
+  else if (options.positions !== undefined && options.positions !== 'metadata') {
+    throw invalidOption('positions', "must be 'metadata' or 'unhashed'", options.positions);
+  }
   return { pageContent: chunk.embedText ?? chunk.text, metadata, id: chunk.id };
 }
 
 /** Maps chunks to loader documents, in order. */
-export function toDocuments(chunks: Iterable<Chunk>): ChunkDocument[] {
+export function toDocuments(chunks: Iterable<Chunk>, options: ToDocumentOptions = {}): ChunkDocument[] {
   const out: ChunkDocument[] = [];
-  for (const chunk of chunks) out.push(toDocument(chunk));
+  for (const chunk of chunks) out.push(toDocument(chunk, options));
   return out;
 }

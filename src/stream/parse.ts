@@ -10,6 +10,7 @@ import { ChunkError, toChunkError } from '../errors.js';
 import type { MarkdownBatch } from '../parsers/markdown/batcher.js';
 import { createGapTracker, createMarkdownBatchCore, parseBatch } from '../parsers/markdown/parse.js';
 import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from '../parsers/markdown/pool.js';
+import { createTextCore } from '../parsers/text/parse.js';
 import type { Block } from '../types.js';
 import { bindAbort } from './to-transform.js';
 
@@ -76,6 +77,8 @@ class ParseTransform extends Transform {
   readonly #gaps = createGapTracker();
   /** Bytes of a deferred format (or of the first write, before the format is known). */
   #held: Uint8Array[] = [];
+  /** The paragraph reader of a plain-text input. */
+  #text: Core<string | Uint8Array, Block> | null = null;
   #heldBytes = 0;
   #wake: (() => void) | null = null;
 
@@ -111,6 +114,10 @@ class ParseTransform extends Transform {
         this.#core ??= createMarkdownBatchCore(this.#config);
         return this.#markdownPieces(piecesOf(input), 0, callback);
       }
+      if (this.#format === 'text') {
+        this.#pushAll((this.#text ??= createTextCore(this.#config)).write(input));
+        return callback();
+      }
       this.#hold(input);
       callback();
     } catch (error) {
@@ -128,6 +135,10 @@ class ParseTransform extends Transform {
         batches.push(...core.end());
         const pending = this.#markdown(batches, true);
         return pending === null ? callback() : settle(pending, callback);
+      }
+      if (this.#format === 'text') {
+        this.#pushAll((this.#text ??= createTextCore(this.#config)).end());
+        return callback();
       }
     } catch (error) {
       return callback(toChunkError(error));

@@ -19,7 +19,7 @@ import { toTransform } from './to-transform.js';
 
 /** What every strategy stream takes besides its strategy's options. */
 export interface StrategyStreamOptions {
-  /** Id of the document; chunk ids are `${documentId}#${index}`. Default `'doc'`. */
+  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
   documentId?: string;
   /** Where the document came from, copied to every chunk. */
   origin?: string;

@@ -10,6 +10,7 @@ import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';
 import type { Chunk, Span } from '../../src/types.js';
+import { referenceChunkIds } from '../support/chunk-contracts.js';
 
 const guide = readFileSync(new URL('../../samples/guide.md', import.meta.url), 'utf8');
 
@@ -26,7 +27,8 @@ describe('chunkText', () => {
     expect(linux).toMatchObject({ documentId: 'guide', origin: 'samples/guide.md', heading: { path: ['Getting Started', 'Install'], breadcrumb: 'Getting Started > Install' } });
     // The chunk starts at '## Install', so that is the heading in force at its start.
     expect(linux.text.startsWith('## Install')).toBe(true);
-    expect(linux.id).toBe(`guide#${linux.index}`);
+    expect(linux.id).toBe(referenceChunkIds('guide', chunks)[linux.index]);
+    expect(linux.id).toMatch(/^guide#[0-9a-f]{16}$/);
     expect(linux.metadata).toMatchObject({ hasCode: true, languages: ['bash'] });
     expect(linux.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(guide.split('\n')[linux.startLine - 1]).toBe(linux.text.split('\n')[0]);

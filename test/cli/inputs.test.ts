@@ -26,7 +26,7 @@ describe('expandInputs', () => {
   it('walks folders recursively in sorted order, by extension or %PDF-, skipping the rest', async () => {
     const r = await expandInputs([join(dir, 'docs')], undefined);
     expect(r.files.map((f) => [f.source.slice(dir.length + 1), f.format])).toEqual([
-      ['docs/a.txt', 'markdown'],
+      ['docs/a.txt', 'text'],
       ['docs/b.md', 'markdown'],
       ['docs/deep/c.markdown', 'markdown'],
       ['docs/linked.pdf', 'pdf'],

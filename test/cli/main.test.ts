@@ -293,10 +293,21 @@ describe('chunkstream command', () => {
     expect(run.stderr).toContain('interrupted');
   });
 
+  it('reads .txt as plain text: a line of === and an indented line stay text', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'Not a heading\n=============\n\n    not code either\n');
+    const run = await runCli(['-q', '--max-size', '64', join(dir, 'notes.txt')]);
+    expect(run.code).toBe(0);
+    const [only, ...rest] = lines(run.stdout);
+    expect(rest).toEqual([]);
+    expect(only.text).toBe('Not a heading\n=============\n\n    not code either');
+    expect(only.metadata).toMatchObject({ kinds: ['paragraph'], hasCode: false });
+    expect(only.heading.path).toEqual([]);
+  });
+
   it('dispatches the inspect subcommand', async () => {
     const run = await runCli(['inspect', join(dir, 'many/doc-2.md'), '--unit', 'chars', '--max-size', '300']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('doc-2.md#0');
+    expect(run.stdout).toMatch(/doc-2\.md#[0-9a-f]{16}/);
     expect((await runCli(['inspect', '--max-size', 'x', 'a.md'])).code).toBe(2);
   });
 });

@@ -1,13 +1,20 @@
 /**
  * Golden snapshots: the chunks of every sample at a few sizes. A change in chunking shows up as a reviewable diff
- * of `__snapshots__/samples.test.ts.snap`.
+ * of `__snapshots__/samples.test.ts.snap`; and every snapshot taken also keeps the chunk contracts, so a snapshot
+ * updated by mistake cannot enshrine a broken chunk.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkFile, chunkText } from '../../src/api/chunk.js';
-import type { ChunkOptions } from '../../src/config.js';
-import type { Chunk, ChunkStatistics } from '../../src/types.js';
+import { normalizeOptions, type ChunkOptions } from '../../src/config.js';
+import { runCore } from '../../src/core.js';
+import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
+import { createSizer } from '../../src/chunking/sizers/index.js';
+import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
+import { parsePdf } from '../../src/parsers/pdf/reader.js';
+import type { Block, Chunk, ChunkStatistics } from '../../src/types.js';
+import { checkChunks } from '../support/chunk-contracts.js';
 import { samplePdf, SAMPLE_PDF } from '../../scripts/sample-pdf.js';
 
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
@@ -17,7 +24,10 @@ describe('golden chunks of the samples', () => {
   for (const name of readdirSync(SAMPLES).filter((n) => n.endsWith('.md')).sort()) {
     for (const size of SIZES) {
       it(`${name} ${JSON.stringify(size)}`, () => {
-        const { chunks, statistics } = chunkText(readFileSync(join(SAMPLES, name)), { ...size, documentId: name });
+        const options = { ...size, documentId: name };
+        const { chunks, statistics } = chunkText(readFileSync(join(SAMPLES, name)), options);
+        const text = readFileSync(join(SAMPLES, name), 'utf8').replace(/^\uFEFF/, '');
+        keepsContracts(text, parseMarkdown(text), chunks, options);
         expect(summarize(chunks, statistics)).toMatchSnapshot();
       });
     }
@@ -29,11 +39,19 @@ describe('golden chunks of the samples', () => {
 
   for (const size of SIZES) {
     it(`handbook.pdf ${JSON.stringify(size)}`, async () => {
-      const { chunks, statistics } = await chunkFile(SAMPLE_PDF, { ...size, documentId: 'handbook.pdf' });
+      const options = { ...size, documentId: 'handbook.pdf' };
+      const { chunks, statistics, text } = await chunkFile(SAMPLE_PDF, options);
+      keepsContracts(text, (await parsePdf(SAMPLE_PDF)).blocks, chunks, options);
       expect(summarize(chunks, statistics)).toMatchSnapshot();
     });
   }
 });
+
+/** Checks the chunk contracts (exact slices, sizes, coverage or overlap, headings, ids) on one sample's chunks. */
+function keepsContracts(text: string, blocks: Iterable<Block>, chunks: readonly Chunk[], options: ChunkOptions): void {
+  const config = normalizeOptions(options);
+  checkChunks(text, runCore(createHeadingStage(), blocks), chunks, config, createSizer(config));
+}
 
 /** A reviewable text form of chunks: positions, sizes, headings, kinds, added text and the text itself, shortened. */
 function summarize(chunks: readonly Chunk[], statistics: ChunkStatistics): string {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { charSizer } from '../../src/chunking/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../src/chunking/strategies/fixed.js';
 import { byMarkers } from '../../src/chunking/strategies/markers.js';
-import { byTurns } from '../../src/chunking/strategies/turns.js';
+import { byTurns } from '../../src/api/strategies.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../src/chunking/strategies/window.js';
 import type { Sizer } from '../../src/protocols.js';
 import type { Chunk } from '../../src/types.js';
@@ -13,6 +13,7 @@ import { corpusFiles, describeCorpus } from '../support/corpus.js';
 import { fcParams } from '../support/property.js';
 import { sampleMarkdownFiles } from '../support/samples.js';
 import { tiktokenSizer } from '../support/tiktoken.js';
+import { referenceChunkIds } from '../support/chunk-contracts.js';
 
 const wordCount: Sizer = { size: (t) => t.split(/\s+/).filter(Boolean).length };
 /** Sizers that respect the protocol: non-negative, growing with the text. */
@@ -47,9 +48,11 @@ function pieces(s: string, at: number[]): string[] {
 }
 
 function expectExactSlices(s: string, chunks: Chunk[], id = 'p'): void {
+  const ids = referenceChunkIds(id, chunks);
   chunks.forEach((c, i) => {
     expect(s.slice(c.start, c.end)).toBe(c.text);
-    expect(c.id).toBe(`${id}#${i}`);
+    expect(c.index).toBe(i);
+    expect(c.id).toBe(ids[i]);
   });
 }
 

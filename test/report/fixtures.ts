@@ -3,11 +3,12 @@
  * hand-made chunks with overlap, prefixes, suffixes and pages.
  */
 import { finishChunk, type ChunkDraft } from '../../src/chunking/chunk-factory.js';
-import { createLineIndex } from '../../src/lines.js';
+import { createLineIndex } from '../../src/unicode/lines.js';
 import { createHeadingStage, headingContext } from '../../src/chunking/heading-tracker.js';
 import { runCore } from '../../src/core.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import type { Block, BlockKind, Chunk, ChunkStatistics } from '../../src/types.js';
+import { prose } from '../support/pdf-samples.js';
 
 /** Statistics computed the plain way, for fixtures. */
 export function fixtureStats(chunks: readonly Chunk[], extra: Partial<ChunkStatistics> = {}): ChunkStatistics {
@@ -157,4 +158,27 @@ export function hostileFixture(): { text: string; chunks: Chunk[] } {
     };
   });
   return { text, chunks: drafts.map((d, i) => finishChunk(d, { documentId: '<b>doc</b>', origin: '"><script>alert(8)</script>' }, i)) };
+}
+
+/**
+ * A long generated Markdown document with every kind of problem the report points at, for the chunker to cut:
+ * sections of prose with third-level headings inside them, empty sections (a heading-only chunk each), one-line
+ * sections (undersized), and a large fenced block (oversized with `preserveCode`).
+ */
+export function problemMarkdown(sections = 60): string {
+  const parts: string[] = ['# Field notes on chunking\n', prose(60, 1)];
+  for (let i = 0; i < sections; i++) {
+    if (i % 9 === 4) {
+      // A section with nothing in it before the next one.
+      parts.push(`## Empty section ${i}`);
+      continue;
+    }
+    if (i % 7 === 3) {
+      parts.push(`## Short section ${i}`, 'One line only.');
+      continue;
+    }
+    parts.push(`## Section ${i}`, prose(70, i * 3 + 2), `### Detail ${i}`, prose(50, i * 3 + 3), prose(40, i * 3 + 4));
+    if (i === 20) parts.push('```text\n' + Array.from({ length: 120 }, (_, n) => `line ${n}: ${prose(6, n + 7)}`).join('\n') + '\n```');
+  }
+  return `${parts.join('\n\n')}\n`;
 }

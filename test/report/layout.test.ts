@@ -75,6 +75,22 @@ describe('layoutReport', () => {
     expect(marks).toEqual([{ item: 'band', page: 1 }, { item: 'gap', page: 2 }]);
   });
 
+  it('puts an anchor piece at each anchor offset, in a band or a gap, before the text that starts there', () => {
+    const text = '# A\n\nbody\n\n# B\n\nmore';
+    const b = text.indexOf('# B');
+    const layout = layoutReport([chunk(text, 0, 9, 0), chunk(text, b, text.length, 1)], text, { anchors: [0, b, 5] });
+    const pieces = layout.items.flatMap((i) => i.pieces.map((p) => (p.kind === 'anchor' ? `@${p.anchor}` : p.kind === 'text' ? text.slice(p.start, p.end) : p.kind)));
+    expect(pieces).toEqual(['@0', '# A\n\n', '@2', 'body', '\n\n', '@1', '# B\n\nmore']);
+    expect(drawn(layout.items, text)).toBe(text);
+  });
+
+  it('counts the indexed characters and those inside some chunk, so repeats are their difference', () => {
+    const text = 'aaaa bbbb cccc';
+    const layout = layoutReport([chunk(text, 0, 9, 0), chunk(text, 5, 14, 1), chunk(text, 7, 14, 2)], text);
+    expect(layout.figures.indexedChars).toBe(9 + 9 + 7);
+    expect(layout.figures.coveredChars).toBe(14);
+  });
+
   it('rejects a chunk whose text is not the slice its offsets name, with ERR_INVALID_INPUT', () => {
     const text = 'hello world';
     const bad = { ...chunk(text, 0, 5, 0), text: 'HELLO' } as Chunk;

@@ -1,17 +1,18 @@
 import { Document as LangChainDocument } from '@langchain/core/documents';
 import { Document as LlamaDocument } from '@llamaindex/core/schema';
 import { describe, expect, it } from 'vitest';
-import { toDocument, toDocuments } from '../../src/sinks/documents.js';
+import { POSITION_KEYS, toDocument, toDocuments } from '../../src/sinks/documents.js';
 import { sampleChunks } from './fixtures.js';
 
 describe('toDocuments', () => {
   it('maps each chunk to { pageContent, metadata, id }', () => {
-    const [plain, code, page] = toDocuments(sampleChunks());
+    const chunks = sampleChunks();
+    const [plain, code, page] = toDocuments(chunks);
     expect(plain).toEqual({
       pageContent: 'Intro text.',
-      id: 'guide.md#0',
+      id: chunks[0]!.id,
       metadata: {
-        id: 'guide.md#0',
+        id: chunks[0]!.id,
         documentId: 'guide.md',
         source: 'docs/guide.md',
         index: 0,
@@ -41,18 +42,32 @@ describe('toDocuments', () => {
   });
 
   it('loads into a LangChain Document as is', () => {
-    const doc = new LangChainDocument(toDocument(sampleChunks()[1]!));
+    const chunk = sampleChunks()[1]!;
+    const doc = new LangChainDocument(toDocument(chunk));
     expect(doc.pageContent).toBe('```js\nx\n```');
     expect(doc.metadata.breadcrumb).toBe('Install > Linux');
-    expect(doc.id).toBe('guide.md#1');
+    expect(doc.id).toBe(chunk.id);
   });
 
   it('loads into a LlamaIndex Document', () => {
-    const d = toDocument(sampleChunks()[0]!);
+    const chunk = sampleChunks()[0]!;
+    const d = toDocument(chunk);
     const doc = new LlamaDocument({ text: d.pageContent, metadata: d.metadata, id_: d.id });
     expect(doc.getText()).toBe('Intro text.');
-    expect(doc.id_).toBe('guide.md#0');
+    expect(doc.id_).toBe(chunk.id);
     expect(doc.metadata.source).toBe('docs/guide.md');
+  });
+
+  it("with positions: 'unhashed', keeps positions readable but out of keys, spreads and JSON", () => {
+    const chunk = sampleChunks()[2]!;
+    const { metadata } = toDocument(chunk, { positions: 'unhashed' });
+    expect([metadata.index, metadata.start, metadata.end, metadata.startLine, metadata.endLine, metadata.pageStart, metadata.pageEnd]).toEqual([2, 40, 49, 7, 8, 2, 3]);
+    expect(metadata.loc).toEqual({ lines: { from: 7, to: 8 } });
+    for (const key of POSITION_KEYS) expect(Object.keys(metadata)).not.toContain(key);
+    expect(Object.keys(JSON.parse(JSON.stringify(metadata)))).toEqual(Object.keys(metadata));
+    expect(Object.keys(metadata)).toEqual(expect.arrayContaining(['id', 'documentId', 'breadcrumb', 'hash', 'size']));
+    expect(Object.keys(toDocument(chunk).metadata)).toEqual(expect.arrayContaining([...POSITION_KEYS]));
+    expect(() => toDocument(chunk, { positions: 'hidden' as 'unhashed' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'positions' }));
   });
 
   it('gives an empty array for no chunks', () => {

@@ -34,8 +34,9 @@ describe('toJsonl', () => {
   });
 
   it('maps each item before writing it', async () => {
-    const text = await run(toJsonl<{ id: string }>({ map: (c) => ({ id: c.id, source: 'x' }) }), sampleChunks());
-    expect(text.split('\n')[0]).toBe('{"id":"guide.md#0","source":"x"}');
+    const chunks = sampleChunks();
+    const text = await run(toJsonl<{ id: string }>({ map: (c) => ({ id: c.id, source: 'x' }) }), chunks);
+    expect(text.split('\n')[0]).toBe(`{"id":"${chunks[0]!.id}","source":"x"}`);
   });
 
   it('writes nothing for no input', async () => {

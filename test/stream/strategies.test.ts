@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { byMarkers } from '../../src/chunking/strategies/markers.js';
-import { byTurns } from '../../src/chunking/strategies/turns.js';
+import { byTurns } from '../../src/api/strategies.js';
 import { fixedSize } from '../../src/chunking/strategies/fixed.js';
 import { slidingWindow } from '../../src/chunking/strategies/window.js';
 import { parse } from '../../src/stream/parse.js';

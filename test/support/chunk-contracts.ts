@@ -1,6 +1,7 @@
 /**
  * The chunk contracts of DESIGN.md as one checker, shared by the property tests of every input format.
  */
+import { createHash } from 'node:crypto';
 import type { ChunkConfig } from '../../src/config.js';
 import type { Sizer } from '../../src/protocols.js';
 import type { Block, Chunk } from '../../src/types.js';
@@ -21,8 +22,11 @@ export function checkChunks(text: string, blocks: readonly Block[], chunks: read
     if (size !== c.size) fail(c, `reports size ${c.size} but measures ${size}`);
     if (size > config.maxSize && !c.oversized) fail(c, `measures ${size} > maxSize ${config.maxSize}`);
     if (c.oversized && !config.preserveCode) fail(c, 'is oversized without preserveCode');
-    if (c.id !== `${config.documentId}#${c.index}`) fail(c, `has id ${c.id}`);
   }
+  const ids = referenceChunkIds(config.documentId, chunks);
+  chunks.forEach((c, i) => {
+    if (c.id !== ids[i]) fail(c, `has id ${c.id}, expected ${ids[i]}`);
+  });
   chunks.forEach((c, i) => {
     if (c.index !== i) fail(c, `has index ${c.index} at position ${i}`);
   });
@@ -59,7 +63,9 @@ export function checkChunks(text: string, blocks: readonly Block[], chunks: read
     const whole = inside.every((b) => b.start >= c.start && b.end <= c.end);
     if (inside.length > 0 && whole && inside.every((b) => b.kind === 'heading')) {
       const next = blocks[firstBlockEndingAfter(blocks, c.end)];
-      if (next !== undefined && !(next.kind === 'heading' && config.splitLevels.includes(next.depth))) {
+      // Whitespace so long that the heading and it fill a chunk leaves no room for the content after it.
+      const gapFills = next !== undefined && sizer.size(c.text + text.slice(c.end, next.start)) >= config.maxSize;
+      if (next !== undefined && !gapFills && !(next.kind === 'heading' && config.splitLevels.includes(next.depth))) {
         fail(c, 'is a heading alone although its section has content after it');
       }
     }
@@ -90,4 +96,18 @@ function sameSection(blocks: readonly Block[], a: Chunk, b: Chunk, config: Chunk
     if (x.start > a.start && x.kind === 'heading' && config.splitLevels.includes(x.depth)) return false;
   }
   return true;
+}
+
+/**
+ * The ids chunks must have, computed apart from the library: the document id, then the first 16 hex digits of the
+ * sha-256 of what the embedder sees, then `-n` for the n-th chunk (from the second) with that same content.
+ */
+export function referenceChunkIds(documentId: string, chunks: readonly Pick<Chunk, 'text' | 'prefix' | 'suffix' | 'embedText'>[]): string[] {
+  const seen = new Map<string, number>();
+  return chunks.map((c) => {
+    const digest = createHash('sha256').update(c.embedText ?? c.prefix + c.text + c.suffix).digest('hex').slice(0, 16);
+    const n = (seen.get(digest) ?? 0) + 1;
+    seen.set(digest, n);
+    return `${documentId}#${digest}${n === 1 ? '' : `-${n}`}`;
+  });
 }

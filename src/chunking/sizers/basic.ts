@@ -1,6 +1,6 @@
 /** Character and word sizers. */
 import type { Sizer } from '../../protocols.js';
-import { SEGMENT_WINDOW, segmentWindows } from '../segment-windows.js';
+import { SEGMENT_WINDOW, segmentWindows } from '../../unicode/segment-windows.js';
 
 /** Counts UTF-16 code units (`text.length`), the unit of every offset. */
 export const charSizer: Sizer = { size: (text) => text.length };

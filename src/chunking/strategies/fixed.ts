@@ -6,7 +6,7 @@ import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
 import type { Chunk, Source } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
-import { createLineCounter, endLineOf } from '../../lines.js';
+import { createLineCounter, endLineOf } from '../../unicode/lines.js';
 import { checkSource, integerAtLeast, isHighSurrogate, isLowSurrogate, optionalSizer, ownerOf } from './common.js';
 
 /** Options of `fixedSize`. */

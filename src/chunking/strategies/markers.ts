@@ -5,10 +5,12 @@
  * whitespace around it left out.
  */
 import { invalidOption } from '../../config.js';
+import type { Core } from '../../core.js';
+import { ChunkError } from '../../errors.js';
 import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
 import type { Chunk, Source, Span } from '../../types.js';
-import { finishChunk } from '../chunk-factory.js';
-import { createLineIndex } from '../../lines.js';
+import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
+import { createLineIndex } from '../../unicode/lines.js';
 import { charSizer } from '../sizers/basic.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
 import { findWindowEnd, type WordView } from './word-search.js';
@@ -192,5 +194,27 @@ export function byMarkers(options: MarkersOptions): Chunker {
       };
       return finishChunk(draft, owner, index);
     });
+  };
+}
+
+/** Most text the markers core holds before it gives up (`ERR_BUFFER_OVERFLOW`). */
+export const MARKERS_MAX_CHARS = 64 * 1024 * 1024;
+
+/**
+ * The markers strategy as a core over text written in pieces. A cut at a later marker can depend on text far
+ * ahead, so the text is held whole, up to `maxChars` UTF-16 units, and chunked at the end.
+ */
+export function createMarkersCore(options: MarkersOptions, owner: ChunkOwner, maxChars = MARKERS_MAX_CHARS): Core<string, Chunk> {
+  const chunker = byMarkers(options);
+  let text = '';
+  return {
+    write(piece) {
+      text += piece;
+      if (text.length > maxChars) {
+        throw new ChunkError('ERR_BUFFER_OVERFLOW', `The markers strategy holds the whole document, which passed ${maxChars} characters; use the window or semantic strategy for larger inputs`);
+      }
+      return [];
+    },
+    end: () => chunker({ id: owner.documentId, ...(owner.origin !== undefined ? { origin: owner.origin } : {}), text }),
   };
 }

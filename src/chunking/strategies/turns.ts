@@ -4,13 +4,12 @@
  */
 import { ChunkError } from '../../errors.js';
 import { invalidOption } from '../../config.js';
-import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
-import type { Block, Chunk, Source } from '../../types.js';
+import type { Sizer, SizerLike } from '../../protocols.js';
+import type { Block, Chunk } from '../../types.js';
 import { finishChunk, hashText, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
 import { charSizer } from '../sizers/basic.js';
-import { checkSource, integerAtLeast, numberAbove, optionalSizer, ownerOf } from './common.js';
-import { readTurns } from '../../parsers/transcript/turns.js';
+import { integerAtLeast, numberAbove, optionalSizer } from './common.js';
 
 /** Options of `byTurns` and `turnGroups`. */
 export interface TurnsOptions {
@@ -132,31 +131,5 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
       queue.length = 0;
       return out;
     },
-  };
-}
-
-/**
- * Creates the turns strategy over a transcript source (JSONL turns or "Speaker: text" lines). Windows of
- * `turnsPerChunk` consecutive turns advance by `turnsPerChunk - overlapTurns`; a window measuring above
- * `maxTokens` drops turns from its tail (down to one turn, flagged `oversized` if still too large) and then
- * advances by at most its shrunk size, so no turn is skipped; windows below `minTokens` are dropped; a text
- * already emitted is not emitted again. Chunks carry `startTurn` and `endTurn`.
- *
- * A chunk's `text` is its turns as `Speaker: utterance` lines joined by `\n`: it is rewritten, not a slice, for
- * JSONL input. For "Speaker: text" lines it is the exact source slice `text.slice(start, end)` whenever the
- * turns are separated by single `\n` and each has one space after its colon; otherwise (CRLF, blank lines, a
- * tab) it is rewritten in the same way. `start`/`end` always span the first turn to the last in the source.
- *
- * Throws `ERR_TRANSCRIPT_INVALID` (from the reader) for input that is not a transcript.
- */
-export function byTurns(options: TurnsOptions = {}): Chunker {
-  const config = normalizeTurns(options);
-  return (source: Source) => {
-    checkSource(source);
-    const core = createTurnsCore(config, ownerOf(source));
-    const out: Chunk[] = [];
-    for (const turn of readTurns(source.text)) out.push(...core.write(turn));
-    out.push(...core.end());
-    return out;
   };
 }

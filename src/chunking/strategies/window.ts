@@ -10,7 +10,7 @@ import type { Chunk, Source } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
 import { charSizer } from '../sizers/basic.js';
-import { createLineCounter, endLineOf } from '../../lines.js';
+import { createLineCounter, endLineOf } from '../../unicode/lines.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
 import { findOverlapStart, findWindowEnd, type WordView } from './word-search.js';
 

@@ -1,18 +1,36 @@
 /**
- * Cuts a growing Markdown text into batches that can be parsed on their own and give the blocks a parse of the
- * whole text would give.
+ * Cuts a growing Markdown text into batches that can be parsed on their own, each at most `maxBatchSize` long
+ * whatever the text.
  *
  * A batch ends after a blank line once it holds `batchSize` characters, at the first such place where the next
  * line starts a fresh top-level block: not indented (so not a list continuation or indented code), not a list
  * item (a loose list spans blank lines), and outside front matter, fenced code, `$$` math and the HTML blocks that
- * may contain blank lines. Cut points depend only on the text, never on how it was written, so the stream and
- * the one-string parse give the same batches.
+ * may contain blank lines. Such a cut gives exactly the blocks a parse of the whole text would give.
  *
- * `maxBufferBytes` caps a batch: a region without such a blank line is cut at the last line boundary under the
- * cap, and a single line longer than the cap fails with `ERR_BUFFER_OVERFLOW`.
+ * Text without such a cut within `maxBatchSize` (a CSV export as one table, a changelog without blank lines, an
+ * unclosed fence, one line of megabytes) is cut at the most faithful place in `[batchSize, maxBatchSize]`, in this
+ * order: before a top-level ATX heading or thematic break; between top-level list items; between table rows;
+ * between the lines of a fenced code, math, HTML block or front matter; at a line end; after whitespace; between
+ * grapheme clusters. Where the cut falls inside a construct, the next batch says so (`continues`): it is parsed
+ * with a prelude (a table's header and delimiter rows, the opening line of a fence, math or HTML block, a stand-in
+ * line that keeps a paragraph, list or quote open) so that its text parses as the rest of the same construct.
+ *
+ * Cut points depend only on the text, never on how it was written, so the stream and the one-string parse give the
+ * same batches.
  */
 import { ChunkError } from '../../errors.js';
-import { countLineEndings } from '../../lines.js';
+import { countLineEndings } from '../../unicode/lines.js';
+import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
+
+/** How a batch cut at the bound continues the construct the previous batch ends in. */
+export interface BatchContinuation {
+  /** Where the cut fell: between list items, table rows, or lines, or inside a line. */
+  readonly cut: 'item' | 'row' | 'line' | 'inline';
+  /** Text parsed in front of the batch (never part of any block) so that it parses as the rest of the construct. */
+  readonly prelude: string;
+  /** What frames every part of the construct for the embedder: a table's header and delimiter rows, a fence's opening line. */
+  readonly frame?: string;
+}
 
 /** A piece of the document to parse on its own. */
 export interface MarkdownBatch {
@@ -21,19 +39,47 @@ export interface MarkdownBatch {
   readonly offset: number;
   /** 1-based line of the first character of `text`. */
   readonly line: number;
-  /** True when the batch was cut at the cap, not at a safe blank line. */
-  readonly forced: boolean;
+  /** Set when the batch begins inside a construct the previous batch began. */
+  readonly continues?: BatchContinuation;
+  /** True when the batch ends inside a construct that the next batch continues. */
+  readonly continued?: boolean;
+  /** Fail on nesting past the cap instead of reading it as text (`ParseConfig.strict`). */
+  readonly strict?: boolean;
 }
 
 /** Options of the batcher (from `ParseConfig`). */
 export interface BatcherOptions {
   readonly batchSize: number;
-  readonly maxBufferBytes: number;
+  readonly maxBatchSize: number;
+  /** Fail with `ERR_BUFFER_OVERFLOW` instead of cutting a line longer than `maxBatchSize`. */
+  readonly strict?: boolean;
+}
+
+/** Ranks of the places a batch may be cut at when no safe cut falls within the bound, best first. */
+const EXACT = 0;
+const ITEM = 1;
+const ROW = 2;
+const INSIDE = 3;
+const LINE_END = 4;
+
+/**
+ * Characters past the bound a forced cut may read (a line's first characters, the context of a grapheme
+ * boundary): the cut is only chosen once they are here, so that it never depends on how the text was written.
+ */
+const LOOKAHEAD = 256;
+
+/** A place to cut at, found while scanning, with the scan state just before it. */
+interface Candidate {
+  readonly at: number;
+  readonly rank: number;
+  readonly continues: BatchContinuation | undefined;
+  readonly state: ScanState;
 }
 
 /** Creates a batcher: `write(text)` returns the batches that are complete. */
 export function createMarkdownBatcher(options: BatcherOptions) {
-  const { batchSize, maxBufferBytes } = options;
+  const { batchSize, strict = false } = options;
+  const maxBatchSize = Math.max(options.maxBatchSize, batchSize);
   let buffer = '';
   /** Document offset of `buffer[0]`. */
   let base = 0;
@@ -41,68 +87,146 @@ export function createMarkdownBatcher(options: BatcherOptions) {
   let baseLine = 1;
   /** Buffer index of the first line not yet scanned. */
   let scan = 0;
-  const state = createLineState();
-  let previousBlank = false;
-  let blankAllowsCut = false;
+  /** Buffer index up to which the unfinished line at `scan` is known to hold no line feed. */
+  let searched = 0;
+  let state = initialState();
+  /** How the next batch continues the one being filled, decided by the last forced cut. */
+  let pending: BatchContinuation | undefined;
+  /** The best place to cut at seen since `batchSize`, should the bound be reached without a safe cut. */
+  let best: Candidate | null = null;
   /** Byte length of the text before `buffer`, for error messages. */
   let bytesBefore = 0;
 
-  function take(end: number, forced: boolean): MarkdownBatch {
+  function take(end: number, next: BatchContinuation | undefined): MarkdownBatch {
     const text = buffer.slice(0, end);
-    const batch: MarkdownBatch = { text, offset: base, line: baseLine, forced };
+    const batch: MarkdownBatch = {
+      text,
+      offset: base,
+      line: baseLine,
+      ...(pending !== undefined ? { continues: pending } : {}),
+      ...(next !== undefined ? { continued: true } : {}),
+      ...(strict ? { strict: true } : {}),
+    };
+    pending = next;
     base += end;
     baseLine += countLineEndings(text);
     bytesBefore += Buffer.byteLength(text);
     buffer = buffer.slice(end);
-    scan -= end;
+    scan = Math.max(0, scan - end);
+    searched = Math.max(0, searched - end);
+    best = null;
     return batch;
   }
 
-  function overflow(at: number): never {
-    const byteOffset = bytesBefore + Buffer.byteLength(buffer.slice(0, at));
-    throw new ChunkError(
-      'ERR_BUFFER_OVERFLOW',
-      `A line longer than maxBufferBytes (${maxBufferBytes}) starts at byte offset ${byteOffset}; raise maxBufferBytes or check the input`,
-      { byteOffset, offset: base + at, line: baseLine + countLineEndings(buffer, 0, at) },
-    );
+  /** Cuts at the best candidate (rescanning what follows it), or inside the line at `lineStart` when there is none. */
+  function forceCut(lineStart: number): MarkdownBatch {
+    if (best !== null) {
+      const { at, continues, state: before } = best;
+      state = before;
+      const batch = take(at, continues);
+      // The lines after the cut are scanned again, from the state the cut was made in.
+      scan = 0;
+      searched = 0;
+      return batch;
+    }
+    return cutInsideLine(lineStart);
+  }
+
+  /** Cuts the long line at `lineStart` after a whitespace run past `batchSize`, else between grapheme clusters. */
+  function cutInsideLine(lineStart: number): MarkdownBatch {
+    if (strict) {
+      const byteOffset = bytesBefore + Buffer.byteLength(buffer.slice(0, lineStart));
+      throw new ChunkError(
+        'ERR_BUFFER_OVERFLOW',
+        `A line longer than maxBatchSize (${maxBatchSize}) starts at byte offset ${byteOffset}; raise maxBatchSize, or leave strict off to have long lines cut`,
+        { byteOffset, offset: base + lineStart, line: baseLine + countLineEndings(buffer, 0, lineStart) },
+      );
+    }
+    const from = Math.max(batchSize, lineStart + 1);
+    let at = -1;
+    for (let i = from; i < maxBatchSize; i++) {
+      if (!isSpaceCode(buffer.charCodeAt(i))) continue;
+      let end = i + 1;
+      while (end < maxBatchSize && isSpaceCode(buffer.charCodeAt(end))) end++;
+      // After the run, unless a combining mark holds its last space and the next character together.
+      if (end < maxBatchSize && buffer.charCodeAt(end) >= 0x300) end = boundaryAtOrAfter(buffer, end, graphemes());
+      if (end < maxBatchSize) at = end;
+      break;
+    }
+    if (at === -1) at = clusterBoundary(from);
+    // A letter with no line break in front: what follows continues a paragraph, whatever it starts with.
+    const continues: BatchContinuation = insideConstruct(state, 'inline') ?? { cut: 'inline', prelude: 'x' };
+    // The rest of the line is scanned again as the first line of the next batch, in the same state.
+    const batch = take(at, continues);
+    scan = 0;
+    return batch;
+  }
+
+  /** The first grapheme-cluster boundary at or after `from` (a code point boundary if a cluster outruns the bound). */
+  function clusterBoundary(from: number): number {
+    const at = boundaryAtOrAfter(buffer, from, graphemes());
+    if (at < maxBatchSize) return at;
+    return isLowSurrogate(buffer.charCodeAt(from)) ? from + 1 : from;
   }
 
   /** Scans complete lines; returns batches cut along the way. */
   function scanLines(final: boolean): MarkdownBatch[] {
     const out: MarkdownBatch[] = [];
     for (;;) {
-      const nl = buffer.indexOf('\n', scan);
-      if (nl === -1 && !final) break;
-      const lineEnd = nl === -1 ? buffer.length : nl + 1;
-      if (lineEnd === scan) break;
-      if (lineEnd > maxBufferBytes) {
-        // This line would carry the buffer past its cap.
-        if (scan === 0) overflow(0);
-        out.push(take(scan, true));
+      const nl = lineFeedFrom(Math.max(scan, searched));
+      if (nl === -1 && !final) {
+        searched = Math.min(buffer.length, maxBatchSize + 1);
+        // An unfinished line that already passes the bound is cut before or inside, once the text the choice reads is here.
+        if (buffer.length < maxBatchSize + LOOKAHEAD) break;
+        considerLine(scan, buffer.length);
+        out.push(forceCut(scan));
         continue;
       }
+      const lineEnd = nl === -1 ? buffer.length : nl + 1;
+      if (lineEnd === scan) break;
       const lineStart = scan;
       const blank = isBlankLine(buffer, lineStart, lineEnd);
-      if (!blank && previousBlank && blankAllowsCut && lineStart >= batchSize && startsFreshBlock(buffer, lineStart)) {
-        out.push(take(lineStart, false));
+      if (!blank && state.previousBlank && state.blankAllowsCut && lineStart >= batchSize && startsFreshBlock(buffer, lineStart)) {
+        out.push(take(lineStart, undefined));
         // The line is scanned again as the first line of the new buffer.
         continue;
       }
-      if (blank) {
-        blankAllowsCut = !state.blank();
-      } else {
-        state.line(buffer, lineStart, lineEnd);
+      if (lineEnd > maxBatchSize) {
+        // This line would carry the batch past its bound.
+        if (!final && buffer.length < maxBatchSize + LOOKAHEAD) break;
+        considerLine(lineStart, lineEnd);
+        out.push(forceCut(lineStart));
+        continue;
       }
-      previousBlank = blank;
+      considerLine(lineStart, lineEnd);
+      advance(state, buffer, base, lineStart, lineEnd, blank);
       scan = lineEnd;
+      searched = scan;
       if (nl === -1) break;
     }
-    // An unfinished line that already passes the cap: cut before it, or fail when it is the whole buffer.
-    if (!final && buffer.length > maxBufferBytes) {
-      if (scan === 0) overflow(0);
-      out.push(take(scan, true));
-    }
     return out;
+  }
+
+  /** Records the start of the line `[start, end)` as a place to cut at, when it is one and past `batchSize`. */
+  function considerLine(start: number, end: number): void {
+    if (start === 0 || start < batchSize) return;
+    const candidate = classify(state, buffer, start, end);
+    if (candidate !== null) consider(start, candidate);
+  }
+
+  /** Keeps `candidate` at `at` when it ranks better than the best so far (the earliest of a rank wins). */
+  function consider(at: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
+    if (best !== null && best.rank <= candidate.rank) return;
+    best = { at, rank: candidate.rank, continues: candidate.continues, state: { ...state } };
+  }
+
+  /** Index of the next line feed at or after `from`, looking no further than just past the bound. */
+  function lineFeedFrom(from: number): number {
+    const limit = maxBatchSize + 1;
+    if (buffer.length <= limit) return buffer.indexOf('\n', from);
+    if (from >= limit) return -1;
+    const at = buffer.slice(from, limit).indexOf('\n');
+    return at === -1 ? -1 : from + at;
   }
 
   return {
@@ -115,10 +239,21 @@ export function createMarkdownBatcher(options: BatcherOptions) {
     /** Returns the last batches. */
     end(): MarkdownBatch[] {
       const out = scanLines(true);
-      if (buffer.length > 0) out.push(take(buffer.length, false));
+      if (buffer.length > 0) out.push(take(buffer.length, undefined));
       return out;
     },
   };
+}
+
+let segmenter: Intl.Segmenter | undefined;
+/** The grapheme segmenter, made on first use (most documents never need one here). */
+function graphemes(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  return segmenter;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function isBlankLine(text: string, start: number, end: number): boolean {
@@ -147,114 +282,298 @@ const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i;
 const HTML_TYPE_6 =
   /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
 const HTML_TYPE_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*\r?\n?$/;
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|\r?\n|$)/;
+/** A thematic break that no paragraph line above can turn into a setext underline (`***`, `___`, not `---`). */
+const STAR_BREAK = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})\r?\n?$/;
+const DASH_BREAK = /^ {0,3}(?:-[ \t]*){3,}\r?\n?$/;
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?\n?$/;
+const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\n?$/;
+const TOP_LEVEL_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
+const QUOTE_LINE = /^ {0,3}>/;
 
 /**
- * Tracks the multi-line constructs a blank line does not end: front matter, fenced code and math, and HTML
- * blocks of kinds 1–5. HTML blocks of kinds 6–7 end at a blank line, but are tracked too so that a fence-like
- * line inside one is not taken for a fence.
+ * What the scan knows at a line start: the multi-line constructs a blank line does not end (front matter, fenced
+ * code and math, HTML blocks of kinds 1–5; kinds 6–7 end at a blank line but are tracked so that a fence-like line
+ * inside one is not taken for a fence), the table and list the text is in, and the kind of the last line.
  */
-function createLineState() {
-  let first = true;
-  let frontmatter = false;
-  let fence: { close: RegExp; length: number } | null = null;
-  let htmlEnd: string | null = null;
-  let htmlUntilBlank = false;
-
-  return {
-    /** Records a blank line; returns true when it lies inside a construct that a blank line does not end. */
-    blank(): boolean {
-      first = false;
-      htmlUntilBlank = false;
-      return frontmatter || fence !== null || htmlEnd !== null;
-    },
-    /** Updates the state with one non-blank line. */
-    line(text: string, start: number, end: number): void {
-      const isFirst = first;
-      first = false;
-      const c0 = text.charCodeAt(start);
-      if (frontmatter) {
-        if (/^---[ \t]*\r?\n?$/.test(text.slice(start, end))) frontmatter = false;
-        return;
-      }
-      if (isFirst && c0 === 45 && /^---[ \t]*\r?\n?$/.test(text.slice(start, end))) {
-        frontmatter = true;
-        return;
-      }
-      if (fence !== null) {
-        if (fence.close.test(text.slice(start, end))) fence = null;
-        return;
-      }
-      if (htmlEnd !== null) {
-        if (text.slice(start, end).toLowerCase().includes(htmlEnd)) htmlEnd = null;
-        return;
-      }
-      // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
-      // item whose first line is a fence.
-      let i = start;
-      while (i < start + 3 && text.charCodeAt(i) === 32) i++;
-      const c = text.charCodeAt(i);
-      if (c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57) || c === 32 || c === 9) {
-        openItemFence(text.slice(start, end));
-        return;
-      }
-      if (c !== 96 && c !== 126 && c !== 36 && c !== 60) return;
-      const line = text.slice(start, end);
-      if (c === 60) {
-        openHtml(line);
-        return;
-      }
-      if (htmlUntilBlank) return;
-      const m = FENCE_OPEN.exec(line);
-      if (m === null) return;
-      const marker = m[1] as string;
-      const info = m[2] as string;
-      // A backtick fence's info string may not contain a backtick; a `$$` fence's meta may not contain `$`.
-      if (marker[0] === '`' && info.includes('`')) return;
-      if (marker[0] === '$' && info.includes('$')) return;
-      const escaped = marker[0] === '`' ? '`' : marker[0] === '~' ? '~' : '\\$';
-      fence = { close: new RegExp(`^ {0,3}${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), length: marker.length };
-    },
-  };
-
+interface ScanState {
+  first: boolean;
+  frontmatter: boolean;
+  /** The open fence: what closes it, and its opening line. */
+  fence: { close: RegExp; open: string; item: boolean } | null;
+  /** The open HTML block of kind 1–5: the marker that ends it, and its opening line. */
+  htmlEnd: string | null;
+  htmlOpen: string;
+  /** An HTML block of kind 6–7 runs until a blank line. */
+  htmlUntilBlank: boolean;
+  /** The header and delimiter rows of the table the last line belongs to. */
+  table: { header: string; delimiter: string } | null;
+  /** The last non-blank lines belong to a top-level list. */
+  inList: boolean;
+  /** The last line was a block quote line. */
+  inQuote: boolean;
   /**
-   * A fence opened on a list item's marker line (`- ```js`) is closed by a fence line indented to the item's
-   * content, at any depth: without tracking it, that closing line would look like an opening fence.
+   * Document offsets of the last line without its line ending when it was plain paragraph text (a setext
+   * underline or a table's delimiter row may follow), else -1.
    */
-  function openItemFence(line: string): void {
-    if (htmlUntilBlank) return;
-    const m = ITEM_FENCE.exec(line);
-    if (m === null) return;
-    const marker = m[1] as string;
-    if (marker[0] === '`' && (m[2] as string).includes('`')) return;
-    const escaped = marker[0] === '`' ? '`' : '~';
-    fence = { close: new RegExp(`^[ \\t]*${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), length: marker.length };
-  }
+  paragraphStart: number;
+  paragraphEnd: number;
+  /** The last line opened with `[` (a link reference definition, perhaps). */
+  bracketLine: boolean;
+  /** The last non-blank line was indented code. */
+  indentedCode: boolean;
+  previousBlank: boolean;
+  blankAllowsCut: boolean;
+}
 
-  function openHtml(line: string): void {
-    const lower = line.toLowerCase();
-    const raw = HTML_RAW.exec(line);
-    let end: string | null = null;
-    let from = 0;
-    if (raw) {
-      end = `</${(raw[1] as string).toLowerCase()}>`;
-      from = raw[0].length;
-    } else if (/^ {0,3}<!--/.test(line)) {
-      end = '-->';
-      from = line.indexOf('<!--') + 4;
-    } else if (/^ {0,3}<\?/.test(line)) {
-      end = '?>';
-      from = line.indexOf('<?') + 2;
-    } else if (/^ {0,3}<!\[CDATA\[/.test(line)) {
-      end = ']]>';
-      from = line.indexOf('<![CDATA[') + 9;
-    } else if (/^ {0,3}<![A-Za-z]/.test(line)) {
-      end = '>';
-      from = line.indexOf('<!') + 2;
+function initialState(): ScanState {
+  return {
+    first: true,
+    frontmatter: false,
+    fence: null,
+    htmlEnd: null,
+    htmlOpen: '',
+    htmlUntilBlank: false,
+    table: null,
+    inList: false,
+    inQuote: false,
+    paragraphStart: -1,
+    paragraphEnd: -1,
+    bracketLine: false,
+    indentedCode: false,
+    previousBlank: false,
+    blankAllowsCut: false,
+  };
+}
+
+/** Where the line `[start, end)` ends without its line ending. */
+function contentEnd(text: string, start: number, end: number): number {
+  let e = end;
+  if (e > start && text.charCodeAt(e - 1) === 10) e--;
+  if (e > start && text.charCodeAt(e - 1) === 13) e--;
+  return e;
+}
+
+/** The line `[start, end)` without its line ending. */
+function lineText(text: string, start: number, end: number): string {
+  return text.slice(start, contentEnd(text, start, end));
+}
+
+/** The first characters of a line, enough for every test below. */
+function linePrefix(text: string, start: number, end: number): string {
+  return lineText(text, start, Math.min(end, start + LOOKAHEAD));
+}
+
+/**
+ * How good a place the start of the line `[start, end)` is to cut a batch at, when no blank line allows a safe
+ * cut, and how the next batch would continue; null where no cut may go (between a paragraph and its setext
+ * underline, between a table's header and delimiter rows).
+ */
+function classify(s: ScanState, text: string, start: number, end: number): { rank: number; continues: BatchContinuation | undefined } | null {
+  const inside = insideConstruct(s, 'line');
+  if (inside !== undefined) return { rank: INSIDE, continues: inside };
+  const line = linePrefix(text, start, end);
+  if (s.paragraphStart !== -1 && (SETEXT_UNDERLINE.test(line) || DELIMITER_ROW.test(line))) return null;
+  // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone.
+  const c = line.charCodeAt(0);
+  if ((c === 35 && ATX_HEADING.test(line)) || ((c === 42 || c === 95) && STAR_BREAK.test(line)) || (c === 45 && s.previousBlank && DASH_BREAK.test(line))) {
+    return { rank: EXACT, continues: undefined };
+  }
+  if (s.table !== null && !s.previousBlank) {
+    const { header, delimiter } = s.table;
+    return { rank: ROW, continues: { cut: 'row', prelude: `${header}\n${delimiter}\n`, frame: `${header}\n${delimiter}` } };
+  }
+  if (s.inList && TOP_LEVEL_ITEM.test(line)) return { rank: ITEM, continues: { cut: 'item', prelude: '' } };
+  // After a blank line outside a list or indented code, the line starts a block of its own: nothing continues.
+  if (s.previousBlank && !s.inList && !s.indentedCode) return { rank: LINE_END, continues: undefined };
+  return { rank: LINE_END, continues: { cut: 'line', prelude: linePrelude(s) } };
+}
+
+/** The stand-in parsed before a batch cut at a line end: it keeps the list, quote or paragraph open. */
+function linePrelude(s: ScanState): string {
+  if (s.inList) return s.previousBlank ? '- x\n\n' : '- x\n';
+  if (s.previousBlank || s.indentedCode) return '';
+  if (s.inQuote) return '> x\n';
+  // After a definition (or any line opening with a bracket) a stand-in would turn what follows into paragraph text.
+  return s.paragraphStart !== -1 && !s.bracketLine ? 'x\n' : '';
+}
+
+/**
+ * How a batch cut inside front matter, a fence, a math or an HTML block continues it: behind a prelude that opens
+ * the construct again (a fence's opening line, which also frames every part); undefined outside them.
+ */
+function insideConstruct(s: ScanState, cut: 'line' | 'inline'): BatchContinuation | undefined {
+  if (s.frontmatter) return { cut, prelude: '---\n' };
+  if (s.fence !== null) {
+    const open = s.fence.open;
+    return { cut, prelude: `${open}\n`, ...(s.fence.item ? {} : { frame: open }) };
+  }
+  if (s.htmlEnd !== null || s.htmlUntilBlank) return { cut, prelude: `${s.htmlOpen}\n` };
+  return undefined;
+}
+
+/** Updates the state with one line of `text`, whose first character is at document offset `base`. */
+function advance(s: ScanState, text: string, base: number, start: number, end: number, blank: boolean): void {
+  if (blank) {
+    s.first = false;
+    s.htmlUntilBlank = false;
+    s.table = null;
+    s.paragraphStart = -1;
+    s.inQuote = false;
+    s.blankAllowsCut = !(s.frontmatter || s.fence !== null || s.htmlEnd !== null);
+    s.previousBlank = true;
+    return;
+  }
+  const wasBlank = s.previousBlank;
+  s.previousBlank = false;
+  const wasInConstruct = s.frontmatter || s.fence !== null || s.htmlEnd !== null || s.htmlUntilBlank;
+  trackConstructs(s, text, start, end);
+  if (wasInConstruct) return;
+  const c = text.charCodeAt(start);
+  const indented = c === 32 || c === 9;
+  if (s.frontmatter || s.fence !== null || s.htmlEnd !== null || s.htmlUntilBlank) {
+    // A construct opened at column 0 ends the list, quote and table before it.
+    if (!indented && !(s.fence?.item ?? false)) {
+      s.inList = false;
+      s.inQuote = false;
+      s.table = null;
     }
-    if (end !== null) {
-      if (!lower.includes(end, from)) htmlEnd = end;
-      return;
+    s.paragraphStart = -1;
+    return;
+  }
+  let i = start;
+  while (i < start + 3 && text.charCodeAt(i) === 32) i++;
+  const first = text.charCodeAt(i);
+  // Indented code: four columns of indentation where no paragraph or list can take the line.
+  if ((first === 32 || first === 9) && !s.inList && (wasBlank || s.indentedCode || s.paragraphStart === -1)) {
+    s.indentedCode = true;
+    s.paragraphStart = -1;
+    s.table = null;
+    return;
+  }
+  s.indentedCode = false;
+  // Most lines start with a letter: only lines that may be markup are looked at closely (and sliced).
+  const line = SPECIAL_FIRST.has(first) ? linePrefix(text, start, end) : '';
+  const marker = first === 45 || first === 43 || first === 42 || (first >= 48 && first <= 57);
+  const isBreak = (first === 42 || first === 95 || first === 45) && (STAR_BREAK.test(line) || DASH_BREAK.test(line));
+  const isItem = marker && !isBreak && TOP_LEVEL_ITEM.test(line);
+  const isHeading = first === 35 && ATX_HEADING.test(line);
+  const isQuote = first === 62;
+  if (isItem) s.inList = true;
+  else if (!indented && (wasBlank || isHeading || isBreak || isQuote)) s.inList = false;
+  s.inQuote = isQuote;
+  if (s.table !== null && (isHeading || isQuote || isItem || isBreak)) s.table = null;
+  if (s.table === null && s.paragraphStart !== -1 && (first === 124 || first === 58 || first === 45) && DELIMITER_ROW.test(line) && (line.includes('|') || line.includes(':'))) {
+    s.table = { header: text.slice(s.paragraphStart - base, s.paragraphEnd - base), delimiter: line };
+  }
+  const plain = s.table === null && !isHeading && !isQuote && !isBreak;
+  s.bracketLine = first === 91;
+  s.paragraphStart = plain ? base + start : -1;
+  s.paragraphEnd = plain ? base + contentEnd(text, start, end) : -1;
+}
+
+/** First characters (after up to three spaces) of the lines that may be markup the scan tracks. */
+const SPECIAL_FIRST = new Set([35, 42, 95, 45, 43, 62, 124, 58, 61, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57]);
+
+/** Code of the first character after up to three spaces (NaN for an empty line). */
+function firstNonSpace(line: string): number {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i++;
+  return line.charCodeAt(i);
+}
+
+/** Opens and closes front matter, fences and HTML blocks as `line` requires. */
+function trackConstructs(s: ScanState, text: string, start: number, end: number): void {
+  const isFirst = s.first;
+  s.first = false;
+  const c0 = text.charCodeAt(start);
+  if (s.frontmatter) {
+    if (/^---[ \t]*\r?\n?$/.test(text.slice(start, end))) s.frontmatter = false;
+    return;
+  }
+  if (isFirst && c0 === 45 && /^---[ \t]*\r?\n?$/.test(text.slice(start, end))) {
+    s.frontmatter = true;
+    return;
+  }
+  if (s.fence !== null) {
+    if (end - start < 1024 && s.fence.close.test(text.slice(start, end))) s.fence = null;
+    return;
+  }
+  if (s.htmlEnd !== null) {
+    if (text.slice(start, end).toLowerCase().includes(s.htmlEnd)) s.htmlEnd = null;
+    return;
+  }
+  // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
+  // item whose first line is a fence.
+  let i = start;
+  while (i < start + 3 && text.charCodeAt(i) === 32) i++;
+  const c = text.charCodeAt(i);
+  if (c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57) || c === 32 || c === 9) {
+    openItemFence(s, lineText(text, start, Math.min(end, start + 4096)));
+    return;
+  }
+  if (c !== 96 && c !== 126 && c !== 36 && c !== 60) return;
+  const line = lineText(text, start, Math.min(end, start + 4096));
+  if (c === 60) {
+    openHtml(s, line);
+    return;
+  }
+  if (s.htmlUntilBlank) return;
+  const m = FENCE_OPEN.exec(line);
+  if (m === null) return;
+  const marker = m[1] as string;
+  const info = m[2] as string;
+  // A backtick fence's info string may not contain a backtick; a `$$` fence's meta may not contain `$`.
+  if (marker[0] === '`' && info.includes('`')) return;
+  if (marker[0] === '$' && info.includes('$')) return;
+  const escaped = marker[0] === '`' ? '`' : marker[0] === '~' ? '~' : '\\$';
+  s.fence = { close: new RegExp(`^ {0,3}${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), open: line, item: false };
+}
+
+/**
+ * A fence opened on a list item's marker line (`- ```js`) is closed by a fence line indented to the item's
+ * content, at any depth: without tracking it, that closing line would look like an opening fence.
+ */
+function openItemFence(s: ScanState, line: string): void {
+  if (s.htmlUntilBlank) return;
+  const m = ITEM_FENCE.exec(line);
+  if (m === null) return;
+  const marker = m[1] as string;
+  if (marker[0] === '`' && (m[2] as string).includes('`')) return;
+  const escaped = marker[0] === '`' ? '`' : '~';
+  s.fence = { close: new RegExp(`^[ \\t]*${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), open: line, item: true };
+}
+
+function openHtml(s: ScanState, line: string): void {
+  const lower = line.toLowerCase();
+  const raw = HTML_RAW.exec(line);
+  let end: string | null = null;
+  let from = 0;
+  if (raw) {
+    end = `</${(raw[1] as string).toLowerCase()}>`;
+    from = raw[0].length;
+  } else if (/^ {0,3}<!--/.test(line)) {
+    end = '-->';
+    from = line.indexOf('<!--') + 4;
+  } else if (/^ {0,3}<\?/.test(line)) {
+    end = '?>';
+    from = line.indexOf('<?') + 2;
+  } else if (/^ {0,3}<!\[CDATA\[/.test(line)) {
+    end = ']]>';
+    from = line.indexOf('<![CDATA[') + 9;
+  } else if (/^ {0,3}<![A-Za-z]/.test(line)) {
+    end = '>';
+    from = line.indexOf('<!') + 2;
+  }
+  if (end !== null) {
+    if (!lower.includes(end, from)) {
+      s.htmlEnd = end;
+      s.htmlOpen = line;
     }
-    if (HTML_TYPE_6.test(line) || HTML_TYPE_7.test(line)) htmlUntilBlank = true;
+    return;
+  }
+  if (HTML_TYPE_6.test(line) || HTML_TYPE_7.test(line)) {
+    s.htmlUntilBlank = true;
+    s.htmlOpen = line;
   }
 }

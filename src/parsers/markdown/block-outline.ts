@@ -61,7 +61,7 @@ const COLLECTED_INTO: Readonly<Record<string, string>> = {
   definitionLabelString: 'label',
   gfmFootnoteDefinitionLabelString: 'label',
 };
-const COLLECTED_PIECES = new Set(['data', 'htmlFlowData', 'lineEnding']);
+const COLLECTED_PIECES = new Set(['data', 'htmlFlowData', 'lineEnding', 'chunkText']);
 
 /** Tokens that may come between a list item's content and the next item: they are not part of the item. */
 const ITEM_TRAILER = new Set(['linePrefix', 'blockQuotePrefix', 'blockQuotePrefixWhitespace', 'blockQuoteMarker', 'listItemIndent']);
@@ -75,7 +75,9 @@ class UnexpectedShape extends Error {}
  */
 export function outlineOf(text: string, extensions: readonly Extension[]): Root | null {
   const parser = parse({ extensions: [...extensions] });
-  const events = postprocess(parser.document().write(preprocess()(text, undefined, true)));
+  const events = parser.document().write(preprocess()(text, undefined, true));
+  leaveTextUntokenized(events);
+  postprocess(events);
   try {
     return outlineFromEvents(events);
   } catch (error) {
@@ -83,6 +85,24 @@ export function outlineOf(text: string, extensions: readonly Extension[]): Root 
     throw error;
   } finally {
     releaseTokenizers(events, parser);
+  }
+}
+
+/**
+ * Keeps micromark from tokenizing the phrasing text of headings and table cells. With every inline construct
+ * disabled, the text tokenizer finds nothing in it but still walks every character through its state machine and
+ * allocates its events; the outline reads a heading's title from the raw text chunks instead, and a table only
+ * needs its cells' positions, which the table construct sets before any text is tokenized. The flow tokenizers
+ * have run by the time the document is written (they are fed as it goes): their text chunks lose the content type
+ * that would send them to the text tokenizer. String content (info strings, labels) is still tokenized.
+ */
+function leaveTextUntokenized(events: readonly Event[]): void {
+  const seen = new Set<object>();
+  for (const [kind, token] of events) {
+    const flow = kind === 'enter' ? (token as Token & { _tokenizer?: { events: Event[] } })._tokenizer : undefined;
+    if (flow === undefined || seen.has(flow)) continue;
+    seen.add(flow);
+    for (const [, inner] of flow.events) if (inner.contentType === 'text') inner.contentType = undefined;
   }
 }
 

@@ -13,7 +13,7 @@ import type { Heading, Nodes, Parent, Root, RootContent, List, Table } from 'mda
 import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../types.js';
 import type { MarkdownBatch } from './batcher.js';
-import { countLineEndings } from '../../lines.js';
+import { countLineEndings } from '../../unicode/lines.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -81,8 +81,10 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): M
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
   let doc = '';
   let brackets = false;
+  let defined: boolean | undefined;
+  const definitions = (): boolean => (defined ??= holdsDefinitions(tree));
   tree.children.forEach((node, index) => {
-    if (!needsInline(node, batch.text)) return;
+    if (!needsInline(node, batch.text, definitions)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
     if (from === undefined || to === undefined) return;
@@ -205,8 +207,30 @@ function codeSpanContent(content: string): string {
   const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
   return padded ? content.slice(1, -1) : content;
 }
-/** What may start an image (`![`, `<img`) or inline math (`$`) in a text. */
-const INLINE_FEATURE = /!\[|<img|\$/i;
+/** What may start an HTML image or inline math in a text. */
+const HTML_IMAGE_OR_MATH = /<img|\$/i;
+
+/**
+ * True when `source` may hold an image or a formula. An inline image needs a `](` after its `![`; without one
+ * only a reference (`![ref]`, `![alt][ref]`) could make an image, and only when the batch defines a reference.
+ * Text full of unmatched brackets is thus not sent to the inline parser, where it costs the most.
+ */
+function mayHoldFeature(source: string, definitions: () => boolean): boolean {
+  if (HTML_IMAGE_OR_MATH.test(source)) return true;
+  const image = source.indexOf('![');
+  if (image === -1) return false;
+  return source.indexOf('](', image + 2) !== -1 || definitions();
+}
+
+/** True when `tree` holds a link or footnote definition, at any depth. */
+function holdsDefinitions(tree: Root): boolean {
+  const visit = (n: Nodes): boolean => {
+    if (n.type === 'definition' || n.type === 'footnoteDefinition') return true;
+    if ('children' in n) for (const child of (n as Parent).children) if (visit(child as Nodes)) return true;
+    return false;
+  };
+  return visit(tree);
+}
 /** What an info string decodes (backslash escapes, character references). */
 const INFO_ESCAPE = /[\\&]/;
 
@@ -215,16 +239,16 @@ const INFO_ESCAPE = /[\\&]/;
  * leaves paragraph text untokenized (paragraphs and setext headings have no children), so their source is what
  * is searched; a setext heading's title only exists in the full parse.
  */
-function needsInline(node: RootContent, text: string): boolean {
+function needsInline(node: RootContent, text: string, definitions: () => boolean): boolean {
   if (node.type === 'heading' && plainTitle(node) === null) return true;
   const visit = (n: Nodes): boolean => {
     switch (n.type) {
       case 'text':
-        return INLINE_FEATURE.test(n.value);
+        return mayHoldFeature(n.value, definitions);
       case 'paragraph':
       case 'heading':
       case 'tableCell':
-        return INLINE_FEATURE.test(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0));
+        return mayHoldFeature(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0), definitions);
       case 'code':
         return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
       default:

@@ -15,7 +15,10 @@ import type { Core } from '../../core.js';
 import { createUtf8Decoder } from '../utf8-decoder.js';
 import { createMarkdownBatcher, type MarkdownBatch } from './batcher.js';
 import { blocksFromBlockTree, blocksFromTree } from './blocks.js';
-import type { Block } from '../../types.js';
+import type { Block, BlockContinuation, ListItemSpan } from '../../types.js';
+import { countLineEndings } from '../../unicode/lines.js';
+import { isSpaceCode } from '../../unicode/segment-windows.js';
+import { capNesting, MAX_NESTING } from './nesting.js';
 import { untokenizedParagraphs } from './untokenized-paragraph.js';
 import { outlineOf } from './block-outline.js';
 import { remarkMathSyntax } from './math-syntax.js';
@@ -64,14 +67,159 @@ const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 /**
  * Parses one batch and maps its top-level nodes to blocks: in `block` mode from the outline of micromark's events
  * (with remark's full parse of just the blocks whose inline content matters), in `full` mode with remark.
+ *
+ * A batch that continues a construct is parsed behind its prelude, and containers nested past the cap are read as
+ * text; the blocks are then fitted back to the batch's own text (see `fitToBatch`).
  */
 export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'block'): Block[] {
+  // A batch of blank lines (a forced cut in a long run of them) holds no block; micromark would still tokenize them.
+  if (WHITESPACE_ONLY.test(batch.text)) return [];
+  const prelude = batch.continues?.prelude ?? '';
+  const capped = capNesting(batch.text, batch.strict === true);
+  if (prelude === '' && capped.capped.length === 0) {
+    const blocks = parseText(batch, mode);
+    return batch.continues === undefined && batch.continued !== true ? blocks : fitToBatch(blocks, batch, capped.capped);
+  }
+  const view: MarkdownBatch = {
+    text: prelude + capped.text,
+    offset: batch.offset - prelude.length,
+    line: batch.line - countLineEndings(prelude),
+  };
+  return fitToBatch(parseText(view, mode), batch, capped.capped);
+}
+
+const WHITESPACE_ONLY = /^\s*$/;
+
+/** Blocks of `batch.text`, with document offsets. */
+function parseText(batch: MarkdownBatch, mode: MarkdownParseMode): Block[] {
   if (mode === 'block') {
     const outline = outlineOf(batch.text, MAY_HOLD_TABLE.test(batch.text) ? blockExtensions : blockExtensionsWithoutTables);
     const blocks = outline === null ? null : blocksFromBlockTree(outline, batch, parseFull);
     if (blocks !== null) return blocks;
   }
   return blocksFromTree(parseFull(batch.text), batch);
+}
+
+/** The warning of a block holding containers nested past the cap. */
+const NESTING_WARNING = `containers nested deeper than ${MAX_NESTING} levels were read as text`;
+/** The warning of a block cut inside a line. */
+const LONG_LINE_WARNING = 'a line longer than maxBatchSize was cut inside the line';
+
+/**
+ * Fits the blocks of a parse behind a prelude, or of a capped copy, back to the batch: blocks that lie in the
+ * prelude go; the one that runs from the prelude into the batch is clipped to the batch's start and marked as
+ * continuing the previous batch's last block; every text is sliced from the batch itself; the last block is
+ * marked as going on when the batch was cut inside it.
+ */
+function fitToBatch(blocks: Block[], batch: MarkdownBatch, capped: readonly number[]): Block[] {
+  const start = batch.offset;
+  const end = start + batch.text.length;
+  const out: Block[] = [];
+  for (const block of blocks) {
+    if (block.end <= start) continue;
+    let fitted: Block = block;
+    if (block.start < start) {
+      // A construct whose rest in this batch is only whitespace leaves it to the gap.
+      if (isBlankBetween(batch, start, block.end)) continue;
+      fitted = clip(block, batch);
+    }
+    else if (capped.length > 0) fitted = { ...block, text: batch.text.slice(block.start - start, block.end - start) };
+    if (capped.length > 0 && capped.some((at) => at + start >= fitted.start && at + start < fitted.end)) fitted = withWarning(fitted, NESTING_WARNING);
+    out.push(fitted);
+  }
+  // Cut between list items, the batch needed no prelude: its first list still continues the previous one.
+  const first = out[0];
+  if (batch.continues?.cut === 'item' && first?.kind === 'list' && first.continuation === undefined && isBlankBetween(batch, start, first.start)) {
+    out[0] = { ...first, continuation: { previous: true, next: false, cut: 'item' } };
+  }
+  const last = out.at(-1);
+  if (batch.continued === true && last !== undefined && last.end <= end) {
+    // The cut may fall after whitespace the construct holds: it belongs to the gap before the next part, as the
+    // whitespace between any two blocks does.
+    const trimmed = trimEnd(last, batch);
+    out[out.length - 1] = { ...trimmed, continuation: { previous: last.continuation?.previous ?? false, next: true, ...pick(last.continuation) } };
+  }
+  return out;
+}
+
+/** `block` without trailing whitespace (its rows and items ending no later). */
+function trimEnd(block: Block, batch: MarkdownBatch): Block {
+  let end = block.end;
+  while (end > block.start && isSpaceCode(batch.text.charCodeAt(end - 1 - batch.offset))) end--;
+  if (end === block.end || end === block.start) return block;
+  const text = batch.text.slice(block.start - batch.offset, end - batch.offset);
+  const fitted = { ...block, text, end, endLine: block.startLine + countLineEndings(text) };
+  switch (fitted.kind) {
+    case 'table':
+      return { ...fitted, rows: fitted.rows.map((r) => (r.end > end ? { start: r.start, end } : r)) };
+    case 'list':
+      return { ...fitted, items: endItems(fitted.items, end) };
+    default:
+      return fitted;
+  }
+}
+
+/** List items ending no later than `end`. */
+function endItems(items: readonly ListItemSpan[], end: number): ListItemSpan[] {
+  return items.map((item) => (item.end <= end ? item : { start: item.start, end, items: endItems(item.items, end) }));
+}
+
+/** True when the batch holds nothing but whitespace between the document offsets `from` and `to`. */
+function isBlankBetween(batch: MarkdownBatch, from: number, to: number): boolean {
+  for (let i = from - batch.offset; i < to - batch.offset; i++) if (!isSpaceCode(batch.text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** The `cut` and `frame` of a continuation, when set. */
+function pick(c: BlockContinuation | undefined): Partial<BlockContinuation> {
+  if (c === undefined) return {};
+  return { ...(c.cut !== undefined ? { cut: c.cut } : {}), ...(c.frame !== undefined ? { frame: c.frame } : {}) };
+}
+
+function withWarning(block: Block, warning: string): Block {
+  const warnings = block.warnings ?? [];
+  return warnings.includes(warning) ? block : { ...block, warnings: [...warnings, warning] };
+}
+
+/** A block that starts in the prelude, clipped to the batch's start: the rest of a construct the previous batch began. */
+function clip(block: Block, batch: MarkdownBatch): Block {
+  const continues = batch.continues as NonNullable<MarkdownBatch['continues']>;
+  let from = batch.offset;
+  // Code keeps its indentation; any other block starts at its first visible character, as blocks do.
+  if (block.kind !== 'code') while (from < block.end && isSpaceCode(batch.text.charCodeAt(from - batch.offset))) from++;
+  const text = batch.text.slice(from - batch.offset, block.end - batch.offset);
+  const continuation: BlockContinuation = { previous: true, next: false, cut: continues.cut, ...(continues.frame !== undefined ? { frame: continues.frame } : {}) };
+  const base = {
+    ...block,
+    text,
+    start: from,
+    startLine: batch.line + countLineEndings(batch.text, 0, from - batch.offset),
+    continuation,
+  };
+  const clipped = continues.cut === 'inline' ? withWarning(base as Block, LONG_LINE_WARNING) : (base as Block);
+  switch (clipped.kind) {
+    case 'table':
+      return { ...clipped, rows: clipped.rows.filter((r) => r.start >= from), delimiterRow: { start: from, end: from } };
+    case 'list':
+      return { ...clipped, items: clipItems(clipped.items, from) };
+    case 'heading': {
+      // A setext underline that met the prelude's stand-in line: what is left is its underline, not a heading.
+      const { depth: _depth, title: _title, ...rest } = clipped;
+      return { ...rest, kind: 'paragraph' };
+    }
+    default:
+      return clipped;
+  }
+}
+
+/** List items clipped to start at `from`: items before it go, an item that runs across it starts there. */
+function clipItems(items: readonly ListItemSpan[], from: number): ListItemSpan[] {
+  const out: ListItemSpan[] = [];
+  for (const item of items) {
+    if (item.end <= from) continue;
+    out.push(item.start >= from ? item : { start: from, end: item.end, items: clipItems(item.items, from) });
+  }
+  return out;
 }
 
 /** Creates the front half of the Markdown core: bytes or strings in, batches cut at safe blank lines out. */

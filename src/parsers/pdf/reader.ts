@@ -130,14 +130,14 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
     }
     if (scanned.length > 0) {
       warnings.push(
-        `${scanned.length} of ${pages} page${pages === 1 ? ' has' : 's have'} images but no text layer (${pageList(scanned)}): ` +
+        `${scanned.length} of ${pages} page${pages === 1 ? '' : 's'} ${scanned.length === 1 ? 'has' : 'have'} images but no text layer (${pageList(scanned)}): ` +
           'their text needs OCR and is not in the output',
       );
     }
     const unreadable = assembler.unreadablePages();
     if (unreadable.length > 0) {
       warnings.push(
-        `${unreadable.length} of ${pages} page${pages === 1 ? ' has' : 's have'} text in fonts without a usable Unicode mapping (${pageList(unreadable)}): ` +
+        `${unreadable.length} of ${pages} page${pages === 1 ? '' : 's'} ${unreadable.length === 1 ? 'has' : 'have'} text in fonts without a usable Unicode mapping (${pageList(unreadable)}): ` +
           'it reads as junk, so it is not in the output and needs OCR',
       );
     }

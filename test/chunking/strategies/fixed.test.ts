@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/lines.js';
+import { createLineIndex } from '../../../src/unicode/lines.js';
 import { createWordSizer } from '../../../src/chunking/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../../src/chunking/strategies/fixed.js';
 import { ChunkError } from '../../../src/errors.js';
+import { referenceChunkIds } from '../../support/chunk-contracts.js';
 
 const source = (text: string) => ({ id: 'doc-1', origin: 'notes/a.txt', text });
 
@@ -47,9 +48,11 @@ describe('fixedSize', () => {
   });
 
   it('carries documentId and origin, numbers ids, fills hash and counts', () => {
-    const [first, second] = fixedSize(6)(source('hello world!'));
-    expect(first).toMatchObject({ id: 'doc-1#0', documentId: 'doc-1', origin: 'notes/a.txt', index: 0, charCount: 6, wordCount: 1 });
-    expect(second).toMatchObject({ id: 'doc-1#1', index: 1, text: 'world!' });
+    const chunks = fixedSize(6)(source('hello world!'));
+    const [first, second] = chunks;
+    const ids = referenceChunkIds('doc-1', chunks);
+    expect(first).toMatchObject({ id: ids[0], documentId: 'doc-1', origin: 'notes/a.txt', index: 0, charCount: 6, wordCount: 1 });
+    expect(second).toMatchObject({ id: ids[1], index: 1, text: 'world!' });
     expect(first!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/lines.js';
+import { createLineIndex } from '../../../src/unicode/lines.js';
 import { byMarkers, markerCuts } from '../../../src/chunking/strategies/markers.js';
 import type { Sizer } from '../../../src/protocols.js';
+import { referenceChunkIds } from '../../support/chunk-contracts.js';
 
 const source = (text: string) => ({ id: 'm', origin: 'm.adoc', text });
 const wordCount: Sizer = { size: (t) => t.split(/\s+/).filter(Boolean).length };
@@ -83,7 +84,8 @@ describe('byMarkers', () => {
     const text = 'a\r\n\r\nb\n\nc';
     const lineOf = createLineIndex(text);
     const chunks = byMarkers({ markers: ['\r\n\r\n', '\n\n'], maxSize: 1 })(source(text));
-    expect(chunks.map((c) => [c.id, c.startLine, c.endLine])).toEqual(chunks.map((c, i) => [`m#${i}`, lineOf(c.start), lineOf(c.end - 1)]));
+    const ids = referenceChunkIds('m', chunks);
+    expect(chunks.map((c) => [c.id, c.index, c.startLine, c.endLine])).toEqual(chunks.map((c, i) => [ids[i], i, lineOf(c.start), lineOf(c.end - 1)]));
   });
 
   it('refuses bad options at creation', () => {

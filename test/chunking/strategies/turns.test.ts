@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { byTurns, createTurnsCore, normalizeTurns } from '../../../src/chunking/strategies/turns.js';
+import { byTurns } from '../../../src/api/strategies.js';
+import { createTurnsCore, normalizeTurns } from '../../../src/chunking/strategies/turns.js';
 import type { Sizer } from '../../../src/protocols.js';
 import type { Block } from '../../../src/types.js';
+import { referenceChunkIds } from '../../support/chunk-contracts.js';
 
 const transcript = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? 'Bob' : 'Alice'}: line ${i}`).join('\n');
 const source = (text: string) => ({ id: 'call', origin: 'call.txt', text });
@@ -26,9 +28,11 @@ describe('byTurns', () => {
 
   it('keeps the text an exact source slice for single-LF "Speaker: text" lines, and carries ids', () => {
     const text = transcript(5);
-    for (const c of byTurns({ turnsPerChunk: 2, overlapTurns: 0 })(source(text))) {
+    const chunks = byTurns({ turnsPerChunk: 2, overlapTurns: 0 })(source(text));
+    const ids = referenceChunkIds('call', chunks);
+    for (const c of chunks) {
       expect(text.slice(c.start, c.end)).toBe(c.text);
-      expect(c).toMatchObject({ documentId: 'call', origin: 'call.txt', id: `call#${c.index}` });
+      expect(c).toMatchObject({ documentId: 'call', origin: 'call.txt', id: ids[c.index] });
     }
   });
 

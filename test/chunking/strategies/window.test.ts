@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineIndex } from '../../../src/lines.js';
+import { createLineIndex } from '../../../src/unicode/lines.js';
 import { createWordSizer } from '../../../src/chunking/sizers/basic.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../../src/chunking/strategies/window.js';
 import type { Sizer } from '../../../src/protocols.js';

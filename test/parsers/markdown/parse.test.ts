@@ -104,20 +104,25 @@ describe('parseMarkdown', () => {
     }
   });
 
-  it('cuts a long region without blank lines at a line boundary under maxBufferBytes', () => {
+  it('cuts a long region without blank lines at a line boundary within maxBatchSize, the parts marked as continuing', () => {
     const lines = Array.from({ length: 400 }, (_, i) => `line ${i} of a long paragraph without blank lines`);
     const text = lines.join('\n');
-    const blocks = parseMarkdown(text, { maxBufferBytes: 4096, batchSize: 1024 });
+    const blocks = parseMarkdown(text, { maxBatchSize: 4096, batchSize: 1024 });
     expect(blocks.length).toBeGreaterThan(1);
-    for (const b of blocks) {
+    for (const [i, b] of blocks.entries()) {
       expect(text.slice(b.start, b.end)).toBe(b.text);
       expect(b.text.length).toBeLessThanOrEqual(4096);
+      expect(b).toMatchObject({ kind: 'paragraph', continuation: { previous: i > 0, next: i < blocks.length - 1 } });
     }
   });
 
-  it('fails with ERR_BUFFER_OVERFLOW on a line longer than maxBufferBytes', () => {
+  it('cuts a line longer than maxBatchSize inside it, with a warning, or fails on it with strict', () => {
     const text = 'ok\n\n' + 'x'.repeat(5000);
-    expect(() => parseMarkdown(text, { maxBufferBytes: 4096, batchSize: 1024 })).toThrowError(
+    const blocks = parseMarkdown(text, { maxBatchSize: 4096, batchSize: 1024 });
+    expect(blocks.map((b) => b.text).join('')).toBe(`ok${'x'.repeat(5000)}`);
+    expect(blocks.slice(1).every((b) => b.kind === 'paragraph' && b.text.length <= 4096)).toBe(true);
+    expect(blocks.at(-1)?.warnings).toEqual(['a line longer than maxBatchSize was cut inside the line']);
+    expect(() => parseMarkdown(text, { maxBatchSize: 4096, batchSize: 1024, strict: true })).toThrowError(
       expect.objectContaining({ code: 'ERR_BUFFER_OVERFLOW', byteOffset: 4 }),
     );
   });
@@ -156,14 +161,14 @@ describe('parse() stream', () => {
     expect(await streamBlocks([bytes.subarray(0, 70_000), bytes.subarray(70_000)], { batchSize: 1024, workers: 1 })).toEqual(expected);
   });
 
-  it('fails once with ERR_BUFFER_OVERFLOW when a later piece of a large write overflows, after the blocks before it', async () => {
+  it('with strict, fails once with ERR_BUFFER_OVERFLOW when a later piece of a large write holds a long line, after the blocks before it', async () => {
     const before = 'A paragraph of words.\n\n'.repeat(2000);
     const bytes = Buffer.from(`${before}${'x'.repeat(20_000)}\n\nafter\n`);
     const out: Block[] = [];
     const errors: unknown[] = [];
     await pipeline(
       Readable.from([bytes], { objectMode: true }),
-      parse({ batchSize: 1024, maxBufferBytes: 16_384, workers: 0 }).on('error', (e) => errors.push(e)),
+      parse({ batchSize: 1024, maxBatchSize: 16_384, strict: true, workers: 0 }).on('error', (e) => errors.push(e)),
       new Writable({ objectMode: true, write: (b, _e, cb) => (out.push(b), cb()) }),
     ).catch(() => undefined);
     expect(errors).toHaveLength(1);

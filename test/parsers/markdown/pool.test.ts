@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ParseOptions } from '../../../src/config.js';
+import { normalizeParseOptions, type ParseOptions } from '../../../src/config.js';
 import { createMarkdownBatcher } from '../../../src/parsers/markdown/batcher.js';
 import { isChunkError } from '../../../src/errors.js';
 import { parseMarkdown } from '../../../src/parsers/markdown/parse.js';
@@ -95,7 +95,7 @@ async function expectPooledBlocks({ text, blocks: expected }: { text: string; bl
   const options = { batchSize: LARGE_BATCH };
   const blocks = await streamBlocks(pieces(bytes, 7, 70_000), { ...options, workers: 2 });
   expect(blocks).toEqual(expected);
-  const batcher = createMarkdownBatcher({ batchSize: options.batchSize, maxBufferBytes: 16 * 1024 * 1024 });
+  const batcher = createMarkdownBatcher(normalizeParseOptions(options));
   const batches = [...batcher.write(text), ...batcher.end()].length;
   expect(markdownPoolStats()).toMatchObject({ submitted: batches, parsedInWorkers: batches, inFlight: 0, leases: 0 });
   expect(markdownPoolStats().peakInFlight).toBeLessThanOrEqual(4);
@@ -181,7 +181,7 @@ describe('parse({ workers })', () => {
   it('reports a buffer overflow once, with batches in flight, and releases the pool', async () => {
     const head = readFileSync(join(SAMPLES, 'guide.md'), 'utf8').repeat(20);
     const bytes = Buffer.from(`${head}\n\n${'x'.repeat(5000)}\n\nafter\n`);
-    const stream = parse({ workers: 2, batchSize: 1024, maxBufferBytes: 4096 });
+    const stream = parse({ workers: 2, batchSize: 1024, maxBatchSize: 4096, strict: true });
     const errors: unknown[] = [];
     stream.on('error', (e) => errors.push(e));
     stream.resume();

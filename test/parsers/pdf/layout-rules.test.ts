@@ -39,7 +39,7 @@ describe('unreadable text', () => {
   it('gives no text blocks for a page in a font without a Unicode mapping, names it in a warning, and asks for OCR', () => {
     expect(doc.blocks.map((b) => b.page)).not.toContain(2);
     expect(doc.needsOcr).toBe(true);
-    expect(doc.warnings).toContainEqual(expect.stringMatching(/^1 of 3 pages have text in fonts without a usable Unicode mapping \(page 2\).*needs OCR/));
+    expect(doc.warnings).toContainEqual(expect.stringMatching(/^1 of 3 pages has text in fonts without a usable Unicode mapping \(page 2\).*needs OCR/));
     // Nothing that reads as junk got through.
     expect(doc.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]|["%&'#$]{2}/);
     expect(doc.blocks.filter((b) => b.page === 3)).toHaveLength(1);

@@ -279,6 +279,9 @@ describe('bad PDF input', () => {
     expect(doc.warnings).toEqual([expect.stringMatching(/1 of 1 page has images but no text layer \(page 1\).*OCR/)]);
     const streamed = await streamPdf(scan);
     expect(streamed.info?.needsOcr).toBe(true);
+    // The verb agrees with the pages that need OCR, not with the page count.
+    const mixed = await parsePdf(buildPdf([{ content: 'q 400 0 0 500 100 150 cm /Im1 Do Q', image: true }, { content: textAt(72, 700, 'Text.') }]));
+    expect(mixed.warnings).toEqual([expect.stringMatching(/^1 of 2 pages has images but no text layer \(page 1\)/)]);
   });
 
   it('does not ask for OCR because of a blank page', async () => {

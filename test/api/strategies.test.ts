@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeOptions } from '../../../src/config.js';
-import { charSizer, createWordSizer } from '../../../src/chunking/sizers/basic.js';
-import { createStrategy } from '../../../src/chunking/strategies/index.js';
+import { normalizeOptions } from '../../src/config.js';
+import { charSizer, createWordSizer } from '../../src/chunking/sizers/basic.js';
+import { createStrategy } from '../../src/api/strategies.js';
 
 const source = { id: 'd', origin: 'd.md', text: 'one two three four five six seven eight nine ten' };
 

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/chunking/segment-windows.js';
+import { fcParams } from '../support/property.js';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/unicode/segment-windows.js';
 
 const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -23,6 +25,19 @@ describe('grapheme boundaries', () => {
     expect(isGraphemeBoundary('\u0600 ', 1, g)).toBe(false);
     expect(isGraphemeBoundary('ab', 0, g)).toBe(true);
     expect(isGraphemeBoundary('ab', 2, g)).toBe(true);
+  });
+
+  it('agrees with Intl.Segmenter at every position of text mixing scripts, marks, jamo, emoji and controls', () => {
+    // Neighbours from every class the fast path has to tell apart, in random orders.
+    const pieces = ['a', '中', '文', 'ア', 'ﾞ', '가', 'ᄀ', 'ᅡ', 'ᆨ', 'ㄱ', 'क', '्', 'ष', 'ा', 'ำ', 'ำ', 'e\u0301', '\u0301', '\u200d', '\u200c', '👩', '🏽', '🇫', '🇷', '❤', '\ufe0f', '\u0600', '\u{110bd}', '\r', '\n', '\t', ' ', '\u00a0', '-', '1', '𠀀', '\u{e0061}', '\u00ad', 'ـ'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        const bounds = new Set([...g.segment(text)].map((s) => s.index));
+        for (let pos = 1; pos < text.length; pos++) expect(isGraphemeBoundary(text, pos, g), `${JSON.stringify(text)} at ${pos}`).toBe(bounds.has(pos));
+      }),
+      fcParams(2000),
+    );
   });
 
   it('moves a position inside a cluster to the cluster edges', () => {

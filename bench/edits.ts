@@ -1,0 +1,120 @@
+/**
+ * Re-indexing after small edits: how many chunks must be embedded again, and how many unchanged chunks lost
+ * their id, for chunkstream builds beside LangChain.js's recursive Markdown splitter; plus the quality set's score.
+ *
+ *   npx tsx bench/edits.ts                          # dist/ (built from src/ first) and LangChain
+ *   npx tsx bench/edits.ts --dist /tmp/main/dist --dist dist    # compare two builds (not rebuilt)
+ *   npx tsx bench/edits.ts --edits 5 --sizes 512    # a shorter run
+ *   npx tsx bench/edits.ts --inputs corpus,nodedocs # Node's API docs too (long sections)
+ *
+ * For each corpus Markdown document with a prose paragraph, `--edits` (20) single-paragraph edits are drawn with a
+ * seeded generator (insert a sentence, delete a sentence, change a word; `support/edits.mjs`), the same for every
+ * contender and build. Each edited version is chunked; a chunk "must be embedded again" when its embedded text
+ * (prefix + text + suffix) is in no chunk of the version before the edit. Among the chunks that are, the share
+ * whose id differs from the old chunk of the same text (and occurrence) is the share of unchanged chunks that an
+ * id-keyed store would still re-embed. LangChain's splitter assigns no ids. The quality set
+ * (`../shared/corpus/quality/`) is scored as its README says: reference excerpts wholly inside one chunk, and
+ * Precision Ω (excerpt characters over the characters of the chunks that touch an excerpt, per question,
+ * averaged). Every measurement runs in its own process (`support/edits-child.mjs`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildDist } from './support/runner.js';
+import { markdownTable, writeResults } from './support/results.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHILD = join(import.meta.dirname, 'support/edits-child.mjs');
+
+interface EditFigures {
+  documents: number;
+  edits: number;
+  chunksBefore: number;
+  mean: number;
+  p90: number;
+  worst: number;
+  over6: number;
+  unchanged: number;
+  idChanged: number | null;
+  quality: { chunks: number; excerpts: number; inside: number; precisionOmega: number };
+}
+
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', multiple: true },
+    edits: { type: 'string', default: '20' },
+    sizes: { type: 'string', default: '256,512' },
+    inputs: { type: 'string', default: 'corpus' },
+    'no-langchain': { type: 'boolean', default: false },
+  },
+});
+const dists = values.dist ?? ['dist'];
+const sizes = values.sizes.split(',').map(Number);
+const inputs = values.inputs.split(',');
+if (!existsSync(resolve(ROOT, '../shared/corpus/md'))) {
+  console.error('bench/edits.ts needs the corpus at ../shared/corpus');
+  process.exit(2);
+}
+if (values.dist === undefined) buildDist(ROOT);
+
+function measure(contender: string, input: string, size: number, dist?: string): EditFigures | { error: string } {
+  const args = [CHILD, contender, input, String(size), values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+  return JSON.parse(line) as EditFigures;
+}
+
+/** A build's label: its path inside the project, or its absolute path. */
+function labelOf(dist: string): string {
+  const path = relative(ROOT, resolve(ROOT, dist));
+  return path.startsWith('..') ? resolve(ROOT, dist) : path;
+}
+
+const contenders: { label: string; contender: string; dist?: string }[] = [
+  ...dists.map((dist) => ({ label: `chunkstream (${labelOf(dist)})`, contender: 'chunkstream', dist })),
+  ...(values['no-langchain'] ? [] : [{ label: 'LangChain.js recursive markdown', contender: 'langchain' }]),
+];
+
+const sections: string[] = [];
+for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as const))) {
+  const rows: (string | number)[][] = [];
+  for (const c of contenders) {
+    const t0 = performance.now();
+    const m = measure(c.contender, input, size, c.dist);
+    const seconds = ((performance.now() - t0) / 1000).toFixed(0);
+    if ('error' in m) {
+      rows.push([c.label, `failed: ${m.error}`, '', '', '', '', '', '', '']);
+      continue;
+    }
+    const idShare = m.idChanged === null ? '– (no ids)' : `${((100 * m.idChanged) / Math.max(1, m.unchanged)).toFixed(1)}% (${m.idChanged} of ${m.unchanged})`;
+    rows.push([
+      c.label,
+      `${m.documents} / ${m.edits}`,
+      m.mean.toFixed(2),
+      m.p90,
+      m.worst,
+      m.over6,
+      idShare,
+      `${m.quality.inside} / ${m.quality.excerpts}`,
+      m.quality.precisionOmega.toFixed(4),
+    ]);
+    console.error(`${input}, ${size} tokens, ${c.label}: done in ${seconds} s`);
+  }
+  sections.push(
+    `### ${input === 'corpus' ? 'Corpus Markdown' : "Node's API docs"}, ${size} tokens\n\n` +
+      markdownTable(
+        ['contender', 'documents / edits', 're-embedded per edit: mean', 'p90', 'worst', 'edits above 6', 'unchanged chunks with a new id', 'quality: excerpts in one chunk', 'Precision Ω'],
+        rows,
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
+  );
+}
+
+writeResults(
+  'bench/edits.ts',
+  `${values.edits} single-paragraph edits per document (insert a sentence, delete a sentence, change a word), cl100k_base tokens. ` +
+    '"Re-embedded" counts the chunks of the edited version whose embedded text no chunk of the version before had.\n\n' +
+    sections.join('\n\n'),
+);

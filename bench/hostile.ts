@@ -1,0 +1,132 @@
+/**
+ * Hostile input: every generated shape of `test/support/hostile-markdown.ts` (and the hostile PDFs of
+ * `test/support/pdf-hostile.ts`, when present) at 2, 8 and 32 MB, streamed from disk through
+ * `parse({ workers: 0 }) → chunk({ maxSize: 512 })`, each run in its own process: time per MB beside Node's API docs
+ * at the same size in the same run, peak RSS and outcome; and LangChain.js's recursive Markdown splitter with
+ * js-tiktoken on the same inputs.
+ *
+ *   npx tsx bench/hostile.ts                     # every shape at 2, 8 and 32 MB
+ *   npx tsx bench/hostile.ts --quick             # every shape at 2 MB, without the peer
+ *   npx tsx bench/hostile.ts --sizes 2 --shapes csv-table,changelog --no-peers
+ *
+ * Goals: peak RSS under 250 MB and time per MB within 3× the docs' at every shape and size; every PDF within 30 s
+ * and 400 MB.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HOSTILE_MARKDOWN } from '../test/support/hostile-markdown.js';
+import { listFlag, numberFlag } from './support/args.js';
+import { markdownTable } from './support/results.js';
+import { NODE_DOCS, ROOT, startBench } from './support/runner.js';
+
+const TMP = join(ROOT, '.bench-tmp/hostile');
+const MB = 1024 * 1024;
+
+const bench = startBench(
+  {
+    script: 'bench/hostile.ts',
+    summary: "Generated hostile Markdown (and PDFs, when their generators exist) streamed through parse() → chunk(): time per MB beside Node's API docs, peak RSS and outcome, and LangChain.js on the same inputs.",
+    timeoutS: 300,
+  },
+  {
+    sizes: { type: 'string', value: 'LIST', description: 'sizes in MB (default 2,8,32; 2 with --quick)' },
+    shapes: { type: 'string', value: 'LIST', description: `shapes to run (default all): ${HOSTILE_MARKDOWN.map((s) => s.name).join(',')}` },
+    'no-peers': { type: 'boolean', default: false, description: 'skip LangChain.js (the default with --quick)' },
+  },
+);
+const sizes = listFlag(bench.values.sizes, bench.quick ? ['2'] : ['2', '8', '32']).map((s) => numberFlag('sizes', s, 2));
+const wanted = bench.values.shapes?.split(',');
+const peers = !bench.values['no-peers'] && !bench.quick;
+
+interface Run {
+  seconds: number;
+  peakRssMb: number;
+  outcome: string;
+  chunks: number;
+  bytes: number;
+  warnings?: number;
+}
+
+/** One input through one contender in its own process; a timeout or a crash is an outcome like an error code. */
+async function run(contender: string, file: string): Promise<Run> {
+  const r = await bench.measure<Run>('hostile-child.mjs', [contender, file]);
+  if (r.ok) return r.report;
+  const bytes = existsSync(file) ? statSync(file).size : 0;
+  if (r.timedOut) return { seconds: bench.timeoutMs / 1000, peakRssMb: NaN, outcome: r.error, chunks: 0, bytes };
+  return { seconds: NaN, peakRssMb: NaN, outcome: `crashed: ${r.error.slice(0, 100)}`, chunks: 0, bytes };
+}
+
+/** Node's API docs concatenated, repeated up to `bytes`. */
+function nodeDocs(bytes: number): string {
+  const docs = readdirSync(NODE_DOCS).filter((n) => n.endsWith('.md')).sort().map((n) => readFileSync(join(NODE_DOCS, n), 'utf8')).join('\n\n');
+  let out = '';
+  while (Buffer.byteLength(out) < bytes) out += `${docs}\n\n`;
+  return out;
+}
+
+/** Hostile PDFs, when their generators exist: name → (bytes) → PDF bytes. */
+async function hostilePdfs(): Promise<{ name: string; make: (bytes: number) => Uint8Array }[]> {
+  const path = join(ROOT, 'test/support/pdf-hostile.ts');
+  if (!existsSync(path)) return [];
+  const module = (await import(path)) as { HOSTILE_PDF_SHAPES?: readonly { name: string; make: (bytes: number) => Uint8Array }[] };
+  return [...(module.HOSTILE_PDF_SHAPES ?? [])];
+}
+
+mkdirSync(TMP, { recursive: true });
+const perMb = (r: Run): number => r.seconds / (r.bytes / MB);
+/** A figure for a cell; a dash where a crashed or killed run left none. */
+const fixed = (n: number, digits: number): string => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+const rows: (string | number)[][] = [];
+const goals: string[] = [];
+// Without Node's docs the shapes still run; their time per MB then has nothing to be compared with.
+const hasDocs = bench.has("the reference rows (Node's API docs), and with them the × docs column", NODE_DOCS);
+for (const size of sizes) {
+  let docsPerMb = NaN;
+  if (hasDocs) {
+    const docsFile = join(TMP, `nodedocs-${size}.md`);
+    writeFileSync(docsFile, nodeDocs(size * MB));
+    const docs = await run('chunkstream', docsFile);
+    rmSync(docsFile, { force: true });
+    docsPerMb = perMb(docs);
+    rows.push([`Node's API docs`, size, docsPerMb.toFixed(2), '1.00', fixed(docs.peakRssMb, 0), docs.outcome, '', '', '']);
+  }
+  const shapes = HOSTILE_MARKDOWN.filter((s) => wanted === undefined || wanted.includes(s.name));
+  for (const shape of shapes) {
+    const file = join(TMP, `${shape.name}-${size}.md`);
+    writeFileSync(file, shape.make(size * MB), shape.name === 'random-bytes' ? 'latin1' : 'utf8');
+    const ours = await run('chunkstream', file);
+    const ratio = perMb(ours) / docsPerMb;
+    const theirs = peers ? await run('langchain', file) : undefined;
+    rmSync(file, { force: true });
+    rows.push([
+      shape.name,
+      size,
+      perMb(ours).toFixed(2),
+      Number.isFinite(ratio) ? ratio.toFixed(2) : '',
+      fixed(ours.peakRssMb, 0),
+      ours.outcome + (ours.warnings ? ` (${ours.warnings} warning${ours.warnings === 1 ? '' : 's'})` : ''),
+      theirs === undefined ? '' : Number.isFinite(perMb(theirs)) ? perMb(theirs).toFixed(2) : '—',
+      theirs === undefined || !Number.isFinite(theirs.peakRssMb) ? '' : theirs.peakRssMb.toFixed(0),
+      theirs?.outcome ?? '',
+    ]);
+    if (!(ours.peakRssMb < 250) || (hasDocs && !(ratio <= 3)) || ours.outcome.startsWith('ERR_INTERNAL') || ours.outcome.startsWith('not finished') || ours.outcome.startsWith('crashed')) {
+      goals.push(`${shape.name} at ${size} MB: ${perMb(ours).toFixed(2)} s/MB (${ratio.toFixed(2)}× the docs), ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
+    }
+    bench.log(`${shape.name} ${size} MB: ${ours.outcome}, ${perMb(ours).toFixed(2)} s/MB, ${ours.peakRssMb.toFixed(0)} MB`);
+  }
+  for (const pdf of (await hostilePdfs()).filter((s) => wanted === undefined || wanted.includes(s.name))) {
+    const file = join(TMP, `${pdf.name}-${size}.pdf`);
+    writeFileSync(file, pdf.make(size * MB));
+    const ours = await run('chunkstream', file);
+    rmSync(file, { force: true });
+    rows.push([pdf.name, size, `${fixed(ours.seconds, 1)} s`, '', fixed(ours.peakRssMb, 0), ours.outcome, '', '', '']);
+    if (!(ours.seconds <= 30) || !(ours.peakRssMb < 400)) goals.push(`${pdf.name} at ${size} MB: ${ours.seconds.toFixed(1)} s, ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
+  }
+}
+const table = markdownTable(
+  ['input', 'MB', 'chunkstream s/MB', '× docs', 'peak RSS MB', 'outcome', 'LangChain.js s/MB', 'peak RSS MB', 'outcome'],
+  rows,
+  ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l'],
+);
+const verdict = goals.length === 0 ? 'Every shape within the goals (peak RSS < 250 MB, ≤ 3× the docs’ time per MB; PDFs ≤ 30 s, < 400 MB).' : `Outside the goals:\n\n${goals.map((g) => `- ${g}`).join('\n')}`;
+bench.finish(rows.length === 0 ? '' : `parse({ workers: 0 }) → chunk({ maxSize: 512 }) streamed from disk; each run in its own process; PDF rows give seconds.\n\n${table}\n\n${verdict}`);

@@ -1,0 +1,59 @@
+/**
+ * Chunks measured as the embedder sees them, and the room a chunk has: the one measure the packer and the
+ * optimizer share.
+ */
+import type { ChunkConfig } from '../config.js';
+import type { Sizer } from '../protocols.js';
+import type { HeadingContext } from '../types.js';
+import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
+import { createMeasure, type Measure } from './fit.js';
+
+/** What the embedder sees of a chunk, measured: its size, and its embed text with `contextualize`. */
+export interface EmbedMeasure {
+  readonly size: number;
+  readonly embedText?: string;
+}
+
+/** Sizes of chunks as embedded, and the room a chunk has. */
+export interface ChunkMeasure extends Measure {
+  /**
+   * The framed text of a chunk measured as the embedder sees it: with `contextualize`, its breadcrumb line first.
+   * With `dropBreadcrumb`, a chunk that is over `maxSize` with its breadcrumb but fits without it goes without it
+   * (text that cannot be cut further, one grapheme cluster, leaves it no room).
+   */
+  chunk(heading: HeadingContext, prefix: string, text: string, suffix: string, dropBreadcrumb?: boolean): EmbedMeasure;
+  /** The largest size a chunk may have. */
+  readonly limit: number;
+  /** The room a chunk starting under `heading` has for its framed text: `maxSize` less its breadcrumb line. */
+  roomFor(heading: HeadingContext): number;
+  /** Room for content, keeping space for the overlap the optimizer adds in front. */
+  contentRoom(heading: HeadingContext): number;
+  /** What the packer fills a chunk up to. */
+  packTarget(heading: HeadingContext): number;
+}
+
+/** Creates the chunk measure of a run. */
+export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeasure {
+  const base = createMeasure(sizer);
+  const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
+  const roomFor = (heading: HeadingContext): number => Math.max(1, config.maxSize - (config.contextualize ? breadcrumbLine(heading).size : 0));
+  const contentRoom = (heading: HeadingContext): number => Math.max(1, roomFor(heading) - config.overlap);
+  return {
+    ...base,
+    chunk(heading, prefix, text, suffix, dropBreadcrumb = false) {
+      if (!config.contextualize) return { size: sizer.size(prefix + text + suffix) };
+      const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
+      const size = sizer.size(embedText);
+      if (dropBreadcrumb && size > config.maxSize) {
+        const bare = joinEmbedText('', prefix, text, suffix);
+        const bareSize = sizer.size(bare);
+        if (bareSize <= config.maxSize) return { size: bareSize, embedText: bare };
+      }
+      return { size, embedText };
+    },
+    limit: config.maxSize,
+    roomFor,
+    contentRoom,
+    packTarget: (heading) => Math.min(config.targetSize, contentRoom(heading)),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The semantic chunker's chunks before they are numbered: what the packer builds and the optimizer rewrites. A
+ * draft carries, besides a chunk's fields, its section, the whitespace before it and where each of its pieces
+ * starts (for fusion and overlap); it becomes a `Chunk` once, when it is numbered (id, hash and counts).
+ */
+import type { BlockKind, ChunkMetadata, HeadingContext } from '../types.js';
+import type { ChunkDraft } from './chunk-factory.js';
+import type { ChunkMeasure } from './chunk-measure.js';
+import type { Piece } from './pieces.js';
+
+/** Where a piece of a chunk starts, and what is in force there. */
+export interface PieceMark {
+  readonly start: number;
+  readonly end: number;
+  readonly heading: HeadingContext;
+  /**
+   * Where else than at its start a chunk may start inside this piece: between any two words (prose), at the start
+   * of a list item (lists), or nowhere (code, tables, HTML: a start inside would break the construct).
+   */
+  readonly starts: 'words' | 'items' | 'none';
+  /** False when the piece needs its prefix (a re-opened fence or table header): no chunk may start at it without one. */
+  readonly opens: boolean;
+  readonly page?: number;
+}
+
+/** A chunk of the semantic chunker before it is numbered. */
+export interface PackedDraft extends ChunkDraft {
+  readonly heading: HeadingContext;
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly metadata: ChunkMetadata;
+  /** Sections are numbered from 0; a split-level heading starts a new one. */
+  readonly section: number;
+  /** Whitespace between the previous chunk's end (or the previous block) and this chunk's start. */
+  readonly gapBefore: string;
+  readonly pieces: readonly PieceMark[];
+}
+
+const PROSE: ReadonlySet<BlockKind> = new Set(['paragraph', 'blockquote']);
+
+/** True for the kinds of text a chunk may start anywhere in between words. */
+export function isProse(kind: BlockKind): boolean {
+  return PROSE.has(kind);
+}
+
+/**
+ * The draft of the chunk holding `pieces`, measured once as the embedder sees it. With `contextualize`, a chunk
+ * whose text cannot be cut further goes without its breadcrumb when only that makes it fit.
+ */
+export function buildDraft(pieces: readonly Piece[], section: number, measure: ChunkMeasure): PackedDraft {
+  const first = pieces[0] as Piece;
+  const last = pieces.at(-1) as Piece;
+  let text = first.text;
+  for (let i = 1; i < pieces.length; i++) text += (pieces[i] as Piece).gapBefore + (pieces[i] as Piece).text;
+  const heading = first.heading;
+  const { size, embedText } = measure.chunk(heading, first.prefix, text, last.suffix, true);
+  const oversizedReason = pieces.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
+  const oversized = oversizedReason !== undefined && size > measure.limit;
+  const pageStart = first.page;
+  const pageEnd = pieces.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
+  return {
+    text,
+    start: first.start,
+    end: last.end,
+    startLine: first.startLine,
+    endLine: last.endLine,
+    size,
+    heading,
+    prefix: first.prefix,
+    suffix: last.suffix,
+    ...(pageStart !== undefined ? { pageStart, pageEnd: pageEnd ?? pageStart } : {}),
+    metadata: metadataOf(pieces, oversized ? oversizedReason : undefined),
+    ...(oversized ? { oversized: true } : {}),
+    ...(embedText !== undefined ? { embedText } : {}),
+    section,
+    gapBefore: first.gapBefore,
+    pieces: pieces.map(markOf),
+  };
+}
+
+/** Where a chunk may start in a piece. */
+function markOf(p: Piece): PieceMark {
+  const starts = p.prefix !== '' ? 'none' : isProse(p.kind) ? 'words' : p.kind === 'list' ? 'items' : 'none';
+  return { start: p.start, end: p.end, heading: p.heading, starts, opens: p.prefix === '', ...(p.page !== undefined ? { page: p.page } : {}) };
+}
+
+/** The union of what the pieces of a chunk contain. */
+function metadataOf(pieces: readonly Piece[], oversizedReason: string | undefined): ChunkMetadata {
+  const kinds: BlockKind[] = [];
+  const languages: string[] = [];
+  const images: string[] = [];
+  let fallback = false;
+  for (const p of pieces) {
+    if (!kinds.includes(p.kind)) kinds.push(p.kind);
+    for (const l of p.languages) if (l !== '' && !languages.includes(l)) languages.push(l);
+    for (const i of p.images) if (!images.includes(i)) images.push(i);
+    fallback ||= p.fallback !== undefined;
+  }
+  return {
+    hasCode: pieces.some((p) => p.hasCode),
+    hasTable: pieces.some((p) => p.hasTable),
+    hasList: pieces.some((p) => p.hasList),
+    hasImage: images.length > 0,
+    hasFormula: pieces.some((p) => p.hasFormula),
+    isSplit: pieces.some((p) => p.isSplit),
+    kinds,
+    languages,
+    images,
+    ...(oversizedReason !== undefined ? { oversizedReason } : {}),
+    ...(fallback ? { fallback: 'text-splitter' as const } : {}),
+  };
+}
+
+/** The metadata of two chunks made one. */
+export function mergeMetadata(a: ChunkMetadata, b: ChunkMetadata): ChunkMetadata {
+  const union = <T>(x: readonly T[], y: readonly T[]) => [...x, ...y.filter((v) => !x.includes(v))];
+  const fallback = a.fallback ?? b.fallback;
+  return {
+    hasCode: a.hasCode || b.hasCode,
+    hasTable: a.hasTable || b.hasTable,
+    hasList: a.hasList || b.hasList,
+    hasImage: a.hasImage || b.hasImage,
+    hasFormula: a.hasFormula || b.hasFormula,
+    isSplit: a.isSplit || b.isSplit,
+    kinds: union(a.kinds, b.kinds),
+    languages: union(a.languages, b.languages),
+    images: union(a.images, b.images),
+    ...(fallback !== undefined ? { fallback } : {}),
+  };
+}

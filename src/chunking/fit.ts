@@ -1,0 +1,227 @@
+/**
+ * The fit search every packing step runs: take consecutive units (pieces of a block, rows, lines, words) while
+ * an estimate of their size stays within bounds, measure the run once exactly, and give back units from its tail
+ * in the rare case the estimate was short. The packer, the table, list and line cutting, the TextSplitter and the
+ * word windows of the simpler strategies all run this one search, on one cached measure.
+ *
+ * Estimates come in two forms. Where every unit has been measured once already (pieces, rows, lines), a run grows
+ * one unit at a time by adding those sizes (`units`). Where measuring every unit would cost more than the search
+ * (the words of a window), a run grows by doubling the units it takes and then narrowing between the last step
+ * that fitted and the first that did not, measuring only the units added (`pieces`).
+ */
+import type { Sizer } from '../protocols.js';
+
+/** How a run grows before it is measured whole. */
+export type Grow =
+  /** One unit at a time: `added(k, k)` is unit `k`'s own estimate (with the gap before it, past the first). */
+  | { readonly kind: 'units' }
+  /**
+   * By doubling from `guess` units, then narrowing by the measured rate and by halves: `added(a, b)` measures units
+   * `a..b` joined at the end of the run, and is the only call made while growing.
+   */
+  | { readonly kind: 'pieces'; readonly guess: number };
+
+/** One fit search: a run starting at `first` that fits. */
+export interface RunSearch {
+  readonly first: number;
+  /** The last unit known. */
+  readonly last: number;
+  /**
+   * True when no unit after `last` will come: otherwise a run that would need one is not decided (`need`), so that
+   * the result never depends on how much of a stream has arrived.
+   */
+  readonly final: boolean;
+  /** Estimated size of units `from..to` joined at the end of a run that ends at `from - 1` (alone when `from` is `first`). */
+  added(from: number, to: number): number;
+  /** Bound on the estimate. */
+  readonly estimateLimit: number;
+  /** Exact size of the run `first..to`, as it will be seen. */
+  exact(to: number): number;
+  /** Bound on the exact size. */
+  readonly limit: number;
+  readonly grow: Grow;
+  /** Measure a run of one unit too (it is taken whatever it measures, but its size may be wanted). Default true. */
+  readonly measureSingle?: boolean;
+  /** The run may be empty (end at `first - 1`) when not even `first` fits; by default it always holds `first`. */
+  readonly allowEmpty?: boolean;
+}
+
+/** What a fit search found. */
+export type RunFound =
+  /**
+   * The run is `first..last` (`first - 1` for an empty run); `size` is its exact size (undefined for a single unit
+   * with `measureSingle` off, and for an empty run).
+   */
+  | { readonly last: number; readonly size: number | undefined }
+  /** Units up to `need` must be known before the run can be decided. */
+  | { readonly last: null; readonly need: number };
+
+/**
+ * Runs a fit search: the longest run from `first` whose estimate stays within `estimateLimit`, then, measured
+ * exactly, shrunk to its longest prefix within `limit`. The run always holds `first`, so every search advances,
+ * whatever the sizer returns.
+ */
+export function fitRun(search: RunSearch): RunFound {
+  const grown = search.grow.kind === 'units' ? growByUnits(search) : growByPieces(search, search.grow.guess);
+  if (grown.last === null) return grown;
+  const lowest = search.allowEmpty === true ? search.first - 1 : search.first;
+  let last = grown.last;
+  if (last < search.first) return { last, size: undefined };
+  if (last === search.first && search.measureSingle === false) return { last, size: undefined };
+  // Each run is measured once, however often the shrinking asks.
+  const measured = new Map<number, number>();
+  const exact = (to: number): number => {
+    let n = measured.get(to);
+    if (n === undefined) measured.set(to, (n = search.exact(to)));
+    return n;
+  };
+  if (exact(last) > search.limit && last > lowest) last = longestFitting(lowest, last, (to) => to < search.first || exact(to) <= search.limit);
+  return { last, size: last < search.first ? undefined : exact(last) };
+}
+
+/** `fitRun` over units that are all known: always decided. */
+export function fitKnown(search: Omit<RunSearch, 'final'>): { readonly last: number; readonly size: number | undefined } {
+  return fitRun({ ...search, final: true }) as { readonly last: number; readonly size: number | undefined };
+}
+
+/**
+ * The largest `to` in `[first, last)` for which `fits(to)` holds, `first` when none does: `last - 1` is tried
+ * first (an estimate is rarely short by more than a unit), then the rest is bisected.
+ */
+export function longestFitting(first: number, last: number, fits: (to: number) => boolean): number {
+  if (last - 1 <= first || fits(last - 1)) return Math.max(first, last - 1);
+  let lo = first;
+  let hi = last - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The smallest index in `[0, count)` for which `fits` holds, when it holds from some index on (sizes shrink as a
+ * start moves forward); `count` when it never does.
+ */
+export function earliestFitting(count: number, fits: (index: number) => boolean): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Adds unit estimates one at a time while the sum stays within the bound. */
+function growByUnits(s: RunSearch): RunFound {
+  let to = s.first;
+  let estimate = s.added(s.first, s.first);
+  for (;;) {
+    if (to === s.last) {
+      if (!s.final) return { last: null, need: to + 1 };
+      return { last: to, size: undefined };
+    }
+    const grown = estimate + s.added(to + 1, to + 1);
+    if (grown > s.estimateLimit) return { last: to, size: undefined };
+    estimate = grown;
+    to++;
+  }
+}
+
+/**
+ * The next step of a doubling search: twice the last one, but no more than 90% of the units that the room left
+ * would hold at the rate measured so far, so that an additive sizer rarely overshoots and the narrowing stays short.
+ */
+function nextStep(step: number, units: number, total: number, limit: number): number {
+  const estimate = total > 0 ? Math.floor(((limit - total) * units * 0.9) / total) : Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.min(step * 2, estimate));
+}
+
+/**
+ * A point strictly inside `(lo, hi)`: at `share` of the way (a guess from the rate, 5% short so that it usually
+ * fits), or halfway when `share` is negative.
+ */
+function splitPoint(lo: number, hi: number, share: number): number {
+  const at = share < 0 ? lo + ((hi - lo) >> 1) : lo + Math.floor((hi - lo) * Math.min(1, share) * 0.95);
+  return Math.min(hi - 1, Math.max(lo + 1, at));
+}
+
+/** Grows by doubling, measuring the pieces added, then narrows between the last fit and the first miss. */
+function growByPieces(s: RunSearch, guess: number): RunFound {
+  const limit = s.estimateLimit;
+  let fit = s.first - 1;
+  let total = 0;
+  // Four fifths of the last run's length usually fit: the search then only grows by small steps.
+  let step = Math.max(1, Math.floor(guess * 0.8));
+  for (;;) {
+    let hi = fit + step;
+    if (hi > s.last) {
+      if (!s.final) return { last: null, need: hi };
+      hi = s.last;
+    }
+    const piece = s.added(fit + 1, hi);
+    if (total + piece <= limit) {
+      total += piece;
+      fit = hi;
+      if (fit === s.last) {
+        if (!s.final) return { last: null, need: s.last + 1 };
+        break;
+      }
+      step = nextStep(step, fit - s.first + 1, total, limit);
+      continue;
+    }
+    // The end lies in (fit, hi): narrow it, alternating a guess from the rate and a halving (log bound).
+    let rest = piece;
+    let interpolate = true;
+    while (hi - fit > 1) {
+      const mid = splitPoint(fit, hi, interpolate && rest > 0 ? (limit - total) / rest : -1);
+      const m = s.added(fit + 1, mid);
+      if (total + m <= limit) {
+        total += m;
+        fit = mid;
+        rest = Math.max(0, rest - m);
+      } else {
+        hi = mid;
+        rest = m;
+      }
+      interpolate = !interpolate;
+    }
+    break;
+  }
+  return { last: s.allowEmpty === true ? fit : Math.max(fit, s.first), size: undefined };
+}
+
+/**
+ * The one cached measure of a chunking run: sizes of texts in the configured unit, and of the whitespace between
+ * units, which repeats (`"\n\n"`, `"\n"`, `" "`) and is looked up rather than measured again.
+ */
+export interface Measure {
+  /** Size of `text`. */
+  size(text: string): number;
+  /** Size of a gap of whitespace between units (`''` is 0), from a bounded cache. */
+  gap(text: string): number;
+}
+
+/** Most gaps remembered; past it the cache starts over. */
+const GAP_CACHE = 1000;
+
+/** Creates the measure of `sizer`. */
+export function createMeasure(sizer: Sizer): Measure {
+  const gaps = new Map<string, number>();
+  return {
+    size: (text) => sizer.size(text),
+    gap(text) {
+      if (text === '') return 0;
+      let n = gaps.get(text);
+      if (n === undefined) {
+        n = sizer.size(text);
+        if (gaps.size > GAP_CACHE) gaps.clear();
+        gaps.set(text, n);
+      }
+      return n;
+    },
+  };
+}

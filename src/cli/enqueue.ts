@@ -1,0 +1,128 @@
+/**
+ * `chunkstream enqueue [--redis URL] [--queue NAME] [options] <inputs...>`: one job per input file. Inputs and the
+ * input and chunking flags are the main command's own, parsed by its own parser (`parseCliArgs`), so a job chunks
+ * exactly as `chunkstream FILE` would; the job count goes to stdout, notes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { ChunkError, isChunkError } from '../errors.js';
+import { OPTIONS, parseCliArgs } from './args.js';
+import { CONNECTION_FLAGS, connectionValues, flagHelp, loadQueueModule, numberOrRaw, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
+import { skipNotes } from './run.js';
+
+/** Flags of `enqueue` itself; the rest go to the main command's parser. */
+const ENQUEUE_FLAGS: readonly QueueFlag[] = [
+  ...CONNECTION_FLAGS,
+  { name: 'inline-below', type: 'string', arg: 'BYTES', help: 'Carry files smaller than this inside their job instead of by path (default: 0, always by path)' },
+  { name: 'attempts', type: 'string', arg: 'N', help: 'Tries per job for errors a retry may fix, such as an unreadable file (default: 3)' },
+  { name: 'backoff', type: 'string', arg: 'MS', help: 'First wait before a retry, doubling at each try (default: 1000)' },
+  { name: 'quiet', type: 'boolean', help: 'No notes about skipped inputs' },
+];
+
+/** Main-command flags that describe a local run's output or threads, which a queued job does not have. */
+const RUN_ONLY = new Set(['out', 'out-dir', 'stats', 'stats-json', 'quiet', 'jobs', 'unordered', 'fail-fast', 'help', 'version']);
+
+/** The main command's flags that `enqueue` passes on. */
+const PASSED = OPTIONS.filter((o) => !RUN_ONLY.has(o.name));
+
+const HELP = [
+  'Usage: chunkstream enqueue [--redis URL] [--queue NAME] [options] <inputs...>',
+  '',
+  'Adds one job per input file to a BullMQ queue, for `chunkstream worker` processes to chunk. Inputs are those of',
+  'chunkstream itself: files, folders (walked recursively), glob patterns and - (standard input, carried inline).',
+  'A job names its file by absolute path, so workers must see the same files at the same paths (a shared volume);',
+  'their output file is named as `chunkstream --out-dir` names it from the current folder. Prints the job count.',
+  '',
+  'Queue:',
+  ...flagHelp(ENQUEUE_FLAGS),
+  '',
+  'Input and chunking options are those of chunkstream (see chunkstream --help), from --format to --overlap-turns,',
+  'and --config FILE.',
+  '',
+  'Exit codes: 0 every input queued, 1 an input was missing or Redis could not be reached, 2 bad usage.',
+  '',
+].join('\n');
+
+/** What `enqueue` was asked. */
+export interface EnqueueArgs {
+  readonly inputs: readonly string[];
+  readonly options: Record<string, unknown>;
+  readonly quiet: boolean;
+}
+
+/**
+ * Splits argv between `enqueue`'s own flags and the main command's, then validates the latter with the main
+ * command's parser. Returns `'help'` for `--help`; throws `ERR_INVALID_OPTION` on bad usage.
+ */
+export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const o of PASSED) options[o.name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  for (const f of ENQUEUE_FLAGS) options[f.name] = { type: f.type };
+  let tokens;
+  try {
+    tokens = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true }).tokens;
+  } catch (error) {
+    throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
+  }
+  const own = new Set(ENQUEUE_FLAGS.map((f) => f.name));
+  const values: Record<string, string | boolean | undefined> = {};
+  const dropped = new Set<number>();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'help') return 'help';
+    if (!own.has(token.name)) continue;
+    values[token.name] = token.value ?? true;
+    dropped.add(token.index);
+    // Own flags have no short forms, so a value not given inline is always the next argument.
+    if (token.value !== undefined && !token.inlineValue) dropped.add(token.index + 1);
+  }
+  const rest = argv.filter((_, i) => !dropped.has(i));
+  const command = parseCliArgs(rest);
+  if (command.kind !== 'run') return 'help';
+  const { config } = command;
+  return {
+    inputs: config.inputs,
+    quiet: values.quiet === true,
+    options: {
+      ...connectionValues(values),
+      ...(config.format === undefined ? {} : { format: config.format }),
+      chunkOptions: config.chunkOptions,
+      parseOptions: config.parseOptions,
+      ...(values['inline-below'] === undefined ? {} : { inlineBelow: numberOrRaw(values['inline-below']) }),
+      ...(values.attempts === undefined ? {} : { attempts: numberOrRaw(values.attempts) }),
+      ...(values.backoff === undefined ? {} : { backoff: numberOrRaw(values.backoff) }),
+    },
+  };
+}
+
+/** Runs `chunkstream enqueue`; resolves with the exit code. */
+export async function runEnqueue(argv: string[], io: QueueIo): Promise<number> {
+  let args: EnqueueArgs | 'help';
+  try {
+    args = parseEnqueueArgs(argv);
+    if (args !== 'help') {
+      // Options are checked before bullmq is loaded: a typo is a usage error even where bullmq is missing.
+      const { normalizeEnqueueOptions } = await import('../integrations/queue/options.js');
+      normalizeEnqueueOptions(args.options);
+    }
+  } catch (error) {
+    return usageError(io, 'enqueue', error);
+  }
+  if (args === 'help') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    const { enqueueFiles } = await loadQueueModule();
+    const result = await enqueueFiles(args.inputs, args.options);
+    if (!args.quiet) for (const line of skipNotes(result.skipped)) io.stderr.write(`${line}\n`);
+    for (const m of result.missing) io.stderr.write(`${m.source}: ${m.code} ${m.message}\n`);
+    const inline = result.jobs.filter((j) => j.inline).length;
+    io.stderr.write(`chunkstream enqueue: ${result.jobs.length} job(s) added${inline > 0 ? ` (${inline} inline)` : ''}\n`);
+    io.stdout.write(`${result.jobs.length}\n`);
+    return result.missing.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (!isChunkError(error)) throw error;
+    io.stderr.write(`chunkstream enqueue: ${error.code} ${error.message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * `chunkstream worker --out-dir DIR [--redis URL] [--queue NAME] [--concurrency N]`: takes chunking jobs from the
+ * queue until stopped, writing `DIR/<input>.jsonl` for each. One line per job event on stdout (`active`,
+ * `completed`, `retry`, `failed`, then the job id and the input; `stalled` and the id of a job recovered from a
+ * worker that died), Redis trouble on stderr.
+ *
+ * Stopping: the first SIGINT or SIGTERM stops taking jobs and finishes those in progress; a second hands them back
+ * to the queue at once (exit 130); a third leaves immediately, and their locks lapse for another worker to take them.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Job } from 'bullmq';
+import { isChunkError } from '../errors.js';
+import type { ChunkJobData, ChunkJobResult } from '../integrations/queue/job-data.js';
+import type { ChunkWorkerOptions } from '../integrations/queue/options.js';
+import { peakRssBytes } from './peak-rss.js';
+import { CONNECTION_FLAGS, connectionValues, flagHelp, loadQueueModule, noPositionals, numberOrRaw, parseFlags, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
+
+const WORKER_FLAGS: readonly QueueFlag[] = [
+  ...CONNECTION_FLAGS,
+  { name: 'out-dir', type: 'string', arg: 'DIR', help: 'Folder the INPUT.jsonl files are written into (required)' },
+  { name: 'concurrency', type: 'string', arg: 'N', help: 'Jobs run at once by this process (default: 1; run one worker per core)' },
+  { name: 'lock-duration', type: 'string', arg: 'MS', help: 'Lock of a running job; a dead worker loses its jobs after this (default: 30000)' },
+  { name: 'stalled-interval', type: 'string', arg: 'MS', help: 'How often to look for jobs whose worker died (default: 30000)' },
+  { name: 'max-stalled', type: 'string', arg: 'N', help: 'Times a job may lose its worker before it fails (default: 1)' },
+  { name: 'worker-id', type: 'string', arg: 'TEXT', help: 'Name written into each job result (default: host:pid)' },
+  { name: 'exit-when-drained', type: 'boolean', help: 'Exit once the queue has nothing waiting, running or delayed' },
+  { name: 'stats-json', type: 'string', arg: 'FILE', help: "Write this worker's figures (jobs, chunking time, wall time, CPU, peak RSS) as JSON on exit" },
+  { name: 'quiet', type: 'boolean', help: 'Print only failures' },
+];
+
+const HELP = [
+  'Usage: chunkstream worker --out-dir DIR [--redis URL] [--queue NAME] [--concurrency N]',
+  '',
+  'Takes jobs added by `chunkstream enqueue` and chunks each file as `chunkstream FILE` would, writing DIR/INPUT.jsonl',
+  '(under a temporary name, renamed once complete) and completing the job with its figures. A file that fails ends',
+  'its job with the error code; invalid or encrypted PDFs and other errors a retry cannot fix are not retried.',
+  'Run as many workers as you like, on as many machines, against one Redis.',
+  '',
+  'Options:',
+  ...flagHelp(WORKER_FLAGS),
+  '',
+  'Ctrl-C (or SIGTERM) once: finish the jobs in progress and exit 0. Twice: hand them back to the queue and exit 130.',
+  'Exit codes: 0 stopped, 1 could not start (bullmq missing), 2 bad usage, 130 jobs handed back.',
+  '',
+].join('\n');
+
+/** Parses the arguments of `worker` into library options. Returns `'help'`; throws `ERR_INVALID_OPTION`. */
+export function parseWorkerArgs(argv: readonly string[]): { options: ChunkWorkerOptions; drain: boolean; statsJson: string | undefined; quiet: boolean } | 'help' {
+  const { values, positionals } = parseFlags(argv, WORKER_FLAGS);
+  if (values.help) return 'help';
+  noPositionals('worker', positionals);
+  const numeric = { concurrency: 'concurrency', 'lock-duration': 'lockDuration', 'stalled-interval': 'stalledInterval', 'max-stalled': 'maxStalledCount' } as const;
+  const options: Record<string, unknown> = { ...connectionValues(values), outDir: values['out-dir'] };
+  for (const [flag, key] of Object.entries(numeric)) if (values[flag] !== undefined) options[key] = numberOrRaw(values[flag]);
+  if (values['worker-id'] !== undefined) options.workerId = values['worker-id'];
+  const statsJson = values['stats-json'] as string | undefined;
+  return { options: options as unknown as ChunkWorkerOptions, drain: values['exit-when-drained'] === true, statsJson, quiet: values.quiet === true };
+}
+
+/** A job's name in the log: its id and input. */
+function jobName(job: Job<ChunkJobData> | undefined): string {
+  return `${job?.id ?? '?'} ${typeof job?.data?.source === 'string' ? job.data.source : '?'}`;
+}
+
+/** Runs `chunkstream worker`; resolves with the exit code once the worker has stopped. */
+export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.EventEmitter = process): Promise<number> {
+  let args: ReturnType<typeof parseWorkerArgs>;
+  try {
+    args = parseWorkerArgs(argv);
+    if (args !== 'help') {
+      const { normalizeWorkerOptions } = await import('../integrations/queue/options.js');
+      normalizeWorkerOptions(args.options);
+    }
+  } catch (error) {
+    return usageError(io, 'worker', error);
+  }
+  if (args === 'help') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  let queueModule;
+  try {
+    queueModule = await loadQueueModule();
+  } catch (error) {
+    if (!isChunkError(error)) throw error;
+    io.stderr.write(`chunkstream worker: ${error.code} ${error.message}\n`);
+    return 1;
+  }
+  const started = performance.now();
+  const cpuStart = process.cpuUsage();
+  const chunkWorker = queueModule.createChunkWorker(args.options);
+  const { worker, config } = chunkWorker;
+  const log = (line: string): void => void io.stdout.write(`${line}\n`);
+  const quiet = args.quiet;
+
+  // When the last job ended, for --stats-json: the time after it is spent waiting for the queue to empty.
+  let lastJobMs: number | undefined;
+  const jobEnded = (): void => void (lastJobMs = performance.now() - started);
+  worker.on('completed', jobEnded);
+  worker.on('failed', jobEnded);
+  worker.on('active', (job: Job<ChunkJobData>) => quiet || log(`active ${jobName(job)}`));
+  worker.on('completed', (job: Job<ChunkJobData>, result: ChunkJobResult) => quiet || log(`completed ${jobName(job)}: ${result.chunks} chunks, ${Math.round(result.timeMs)} ms`));
+  worker.on('failed', (job: Job<ChunkJobData> | undefined, error: Error) => {
+    const attempts = job?.opts.attempts ?? 1;
+    if (job?.finishedOn) log(`failed ${jobName(job)}: ${error.message}`);
+    else log(`retry ${jobName(job)}: ${error.message} (attempt ${job?.attemptsMade ?? '?'} of ${attempts})`);
+  });
+  // This worker found a job whose worker stopped renewing its lock, and put it back in the queue.
+  worker.on('stalled', (jobId: string) => log(`stalled ${jobId} back in the queue: its worker stopped answering`));
+  let lastError = '';
+  worker.on('error', (error: Error) => {
+    // A Redis that is down repeats the same error on every reconnection attempt: say it once.
+    if (error.message === lastError) return;
+    lastError = error.message;
+    io.stderr.write(`chunkstream worker: ${error.message}\n`);
+  });
+  worker.on('ready', () => {
+    lastError = '';
+  });
+
+  let interrupts = 0;
+  let stopped!: () => void;
+  const stop = new Promise<void>((resolve) => (stopped = resolve));
+  const onSignal = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr.write('chunkstream worker: stopping, finishing the jobs in progress (again to hand them back)\n');
+      stopped();
+    } else if (interrupts === 2) {
+      io.stderr.write('chunkstream worker: handing the jobs in progress back to the queue\n');
+      void chunkWorker.close({ handBack: true });
+    } else {
+      process.exit(130);
+    }
+  };
+  signals.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
+
+  let readyMs: number | undefined;
+  try {
+    const ready = chunkWorker.ready().then(() => {
+      readyMs = performance.now() - started;
+      io.stderr.write(`chunkstream worker ${config.workerId}: taking jobs from ${config.queue} at ${config.label}, concurrency ${config.concurrency}, writing to ${config.outDir}\n`);
+    });
+    // Ctrl-C must work while Redis is still out of reach.
+    await Promise.race([ready, stop]);
+    if (interrupts === 0 && args.drain) await Promise.race([stop, chunkWorker.untilQueueDone()]);
+    else await stop;
+    await chunkWorker.close();
+  } finally {
+    signals.off('SIGINT', onSignal);
+    signals.off('SIGTERM', onSignal);
+  }
+
+  const f = chunkWorker.figures();
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStart);
+  io.stderr.write(`chunkstream worker ${config.workerId}: ${f.completed} completed, ${f.failed} failed, ${f.retried} retried, ${f.handedBack} handed back\n`);
+  if (args.statsJson !== undefined) {
+    const figures = { workerId: config.workerId, ...f, readyMs: readyMs ?? null, lastJobMs: lastJobMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
+    await writeFile(args.statsJson, JSON.stringify(figures, null, 2) + '\n');
+  }
+  return f.handedBack > 0 || interrupts >= 2 ? 130 : 0;
+}

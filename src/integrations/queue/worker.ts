@@ -1,0 +1,132 @@
+/**
+ * `createChunkWorker`: a BullMQ worker that runs chunkstream's job processor. It adds nothing to BullMQ's
+ * scheduling: locks, stalled-job recovery (a worker that dies loses its jobs to the others once their locks
+ * lapse), retries and backoff are BullMQ's, set from the options. What it adds is how to stop (finish the jobs in
+ * progress, or hand them back at once), when the queue is finished, and the figures of what this worker did.
+ */
+import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { bullOptions } from './connection.js';
+import type { ChunkJobData, ChunkJobResult } from './job-data.js';
+import { normalizeWorkerOptions, type ChunkWorkerConfig, type ChunkWorkerOptions } from './options.js';
+import { createChunkProcessor } from './processor.js';
+
+/** What one worker has done since it started. */
+export interface ChunkWorkerFigures {
+  /** Jobs completed here. */
+  readonly completed: number;
+  /** Jobs that failed here for good. */
+  readonly failed: number;
+  /** Attempts that failed here and went back for a retry. */
+  readonly retried: number;
+  /** Jobs handed back to the queue unfinished by `close({ handBack: true })`. */
+  readonly handedBack: number;
+  /** Chunks and input bytes of the completed jobs. */
+  readonly chunks: number;
+  readonly bytes: number;
+  /** Time spent chunking completed jobs, in milliseconds (their `timeMs`, added). */
+  readonly chunkingMs: number;
+}
+
+/** A running worker. */
+export interface ChunkWorker {
+  /** The BullMQ worker, for its events (`active`, `completed`, `failed`, `error`, `stalled`, …). */
+  readonly worker: Worker<ChunkJobData, ChunkJobResult>;
+  readonly config: ChunkWorkerConfig;
+  /** Resolves once the worker is connected and taking jobs. */
+  ready(): Promise<void>;
+  /** What this worker has done so far. */
+  figures(): ChunkWorkerFigures;
+  /**
+   * Resolves once the queue is finished: nothing waiting, running or waiting for a retry, here or on any other
+   * worker. Checked every `pollMs`. A job whose worker died still counts as running until its lock lapses and a
+   * worker takes it back, so this waits for recovered jobs too.
+   */
+  untilQueueDone(pollMs?: number): Promise<void>;
+  /**
+   * Stops taking jobs. By default the jobs in progress are finished first; with `handBack`, they are stopped and
+   * returned to the queue at once for another worker. Idempotent.
+   */
+  close(options?: { handBack?: boolean }): Promise<void>;
+}
+
+/** Creates a worker on the queue and starts it. Throws `ERR_INVALID_OPTION` for a bad option. */
+export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
+  const config = normalizeWorkerOptions(options);
+  const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId });
+  const figures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
+  // Aborted to hand back every job in progress. BullMQ's own cancelAllJobs would miss a job taken but not yet
+  // started (its 'active' event comes first), so each run listens to this too.
+  const handingBack = new AbortController();
+  // Three declared parameters: BullMQ passes the abort signal only to processors that take one.
+  const processor = async (job: Job<ChunkJobData, ChunkJobResult>, token?: string, signal?: AbortSignal): Promise<ChunkJobResult> => {
+    try {
+      return await runJob(job, token, signal ? AbortSignal.any([signal, handingBack.signal]) : handingBack.signal);
+    } catch (error) {
+      if (error instanceof WaitingError) figures.handedBack++;
+      throw error;
+    }
+  };
+  const worker = new Worker<ChunkJobData, ChunkJobResult>(config.queue, processor, {
+    ...bullOptions(config, false),
+    name: config.workerId,
+    concurrency: config.concurrency,
+    lockDuration: config.lockDuration,
+    stalledInterval: config.stalledInterval,
+    maxStalledCount: config.maxStalledCount,
+  });
+  // Without a listener an 'error' event (Redis gone for a while) would throw; BullMQ reconnects by itself.
+  worker.on('error', () => {});
+  worker.on('completed', (_job: Job, result: ChunkJobResult) => {
+    figures.completed++;
+    figures.chunks += result.chunks;
+    figures.bytes += result.bytes;
+    figures.chunkingMs += result.timeMs;
+  });
+  worker.on('failed', (job: Job | undefined) => {
+    // A final failure sets finishedOn; an attempt that goes back for a retry does not.
+    if (job?.finishedOn) figures.failed++;
+    else figures.retried++;
+  });
+
+  let closing: Promise<void> | undefined;
+  let observer: Queue | undefined;
+
+  return {
+    worker,
+    config,
+    ready: async () => {
+      await worker.waitUntilReady();
+    },
+    figures: () => ({ ...figures }),
+    async untilQueueDone(pollMs = 500) {
+      if (observer === undefined) {
+        observer = new Queue(config.queue, bullOptions(config, false));
+        observer.on('error', () => {});
+      }
+      for (;;) {
+        const c = await observer.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
+        if (Object.values(c).every((n) => n === 0)) return;
+        // Look again when this worker finds the queue empty, or after pollMs: a job of another worker (or one
+        // whose worker died and that waits for its lock to lapse) ends without an event here.
+        await new Promise<void>((resolve) => {
+          const wake = (): void => {
+            clearTimeout(timer);
+            worker.off('drained', wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, pollMs);
+          worker.on('drained', wake);
+        });
+      }
+    },
+    close({ handBack = false } = {}) {
+      // Each processor sees its signal abort, returns its job to the queue and ends with BullMQ's WaitingError.
+      if (handBack && !handingBack.signal.aborted) handingBack.abort(new Error('worker stopped'));
+      closing ??= (async () => {
+        await worker.close();
+        await observer?.close().catch(() => {});
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The queue subcommands of the built binary: usage errors, help, `status` output, Ctrl-C on a worker (once:
+ * finish the job; twice: hand it back), `--exit-when-drained` and `--stats-json`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outDirPath } from '../../../src/cli/output.js';
+import { parseEnqueueArgs } from '../../../src/cli/enqueue.js';
+import { getQueueStatus } from '../../../src/integrations/queue/index.js';
+import { ensureBuilt, runCli } from '../../cli/support.js';
+import { RUN_REDIS_TESTS, startRedis, type RedisServer } from '../../support/redis-server.js';
+import { started, startWorker, until, type KillScenario } from './kill-scenario.js';
+
+let dir: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'chunkstream-commands-'));
+});
+
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('queue commands: usage', () => {
+  it('pass the main command\'s input and chunking flags on, and keep their own', () => {
+    const args = parseEnqueueArgs(['--redis', 'redis://h:1', '--max-size', '300', '--inline-below=100', 'a.md', '--unit', 'chars', '--markers', '/\\n==/m', '--queue', 'docs']);
+    expect(args).toEqual({
+      inputs: ['a.md'],
+      quiet: false,
+      options: { redis: 'redis://h:1', queue: 'docs', chunkOptions: { maxSize: 300, unit: 'chars', markers: [/\n==/m] }, parseOptions: {}, inlineBelow: 100 },
+    });
+    expect(parseEnqueueArgs(['--help'])).toBe('help');
+  });
+
+  it('print their help', async () => {
+    for (const command of ['enqueue', 'worker', 'status']) {
+      const run = await runCli([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: chunkstream ${command} `));
+      expect(run.stdout).toContain('--redis URL');
+    }
+  });
+
+  const cases: [string[], string][] = [
+    [['enqueue', '--out', 'x.jsonl', 'a.md'], "chunkstream enqueue: ERR_INVALID_OPTION Unknown option '--out'"],
+    [['enqueue', '--jobs', '2', 'a.md'], "chunkstream enqueue: ERR_INVALID_OPTION Unknown option '--jobs'"],
+    [['enqueue', '--max-size=-3', 'a.md'], 'chunkstream enqueue: ERR_INVALID_OPTION Invalid option maxSize'],
+    [['enqueue', '--redis', 'http://x', 'a.md'], 'chunkstream enqueue: ERR_INVALID_OPTION Invalid option redis: must be a redis:// or rediss:// URL, got "http://x"'],
+    [['enqueue', '--attempts', 'many', 'a.md'], 'chunkstream enqueue: ERR_INVALID_OPTION Invalid option attempts: must be an integer between 1 and 100, got "many"'],
+    [['enqueue'], 'chunkstream enqueue: ERR_INVALID_OPTION Invalid option inputs: at least one file'],
+    [['worker'], 'chunkstream worker: ERR_INVALID_OPTION Invalid option outDir: must be a non-empty path, got undefined'],
+    [['worker', '--out-dir', 'o', 'extra.md'], 'chunkstream worker: ERR_INVALID_OPTION Invalid option arguments: worker takes no file arguments, got ["extra.md"]'],
+    [['worker', '--out-dir', 'o', '--lock-duration', '10'], 'chunkstream worker: ERR_INVALID_OPTION Invalid option lockDuration: must be an integer between 100 and 86400000, got 10'],
+    [['worker', '--out-dir', 'o', '--max-size', '10'], "chunkstream worker: ERR_INVALID_OPTION Unknown option '--max-size'"],
+    [['status', '--queue', 'a:b'], 'chunkstream status: ERR_INVALID_OPTION Invalid option queue: must not contain ":", got "a:b"'],
+    [['status', '--failed-limit=-1'], 'chunkstream status: ERR_INVALID_OPTION Invalid option failedLimit: must be an integer between 0 and 1000000, got -1'],
+  ];
+  for (const [args, message] of cases) {
+    it(`rejects ${args.join(' ') || '(nothing)'} with exit 2`, async () => {
+      const run = await runCli(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+    });
+  }
+});
+
+describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
+  let redis: RedisServer;
+  let queues = 0;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  /** A file big enough that a job on it is still running when a signal arrives. */
+  function bigFile(name: string): string {
+    const path = join(dir, name);
+    writeFileSync(path, '# Big\n\n' + 'A sentence of words that go on and on. '.repeat(30).concat('\n\n').repeat(6000));
+    return path;
+  }
+
+  function scenario(queue: string, outDir: string): KillScenario {
+    return { redis: redis.url, queue, outDir, fifo: '', fifoContent: '', inputs: [], chunkFlags: [], lockMs: 5000, stalledMs: 5000, deadlineMs: 60_000 };
+  }
+
+  it('enqueue prints the job count; status shows counts and failed files with their codes', async () => {
+    const queue = `c${++queues}`;
+    const good = join(dir, 'good.md');
+    const broken = join(dir, 'broken.pdf');
+    writeFileSync(good, '# Good\n\nSome text.\n');
+    writeFileSync(broken, '%PDF-1.7\nnot really a PDF\n');
+    const enqueue = await runCli(['enqueue', '--redis', redis.url, '--queue', queue, good, broken, join(dir, 'nope.md')]);
+    expect(enqueue.code).toBe(1);
+    expect(enqueue.stdout).toBe('2\n');
+    expect(enqueue.stderr).toContain(`${join(dir, 'nope.md')}: ERR_READ`);
+    expect(enqueue.stderr).toContain('chunkstream enqueue: 2 job(s) added');
+
+    const waiting = await runCli(['status', '--redis', redis.url, '--queue', queue]);
+    expect(waiting.code).toBe(0);
+    expect(waiting.stdout).toBe(`queue ${queue} at ${redis.url}\nwaiting 2, active 0, delayed 0, completed 0, failed 0\n`);
+
+    const out = join(dir, `out-${queue}`);
+    const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained', '--stats-json', join(dir, 'w.json')]);
+    expect(worker.code).toBe(0);
+    expect(worker.stdout).toMatch(/^completed \S+ .*good\.md: 1 chunks, \d+ ms$/m);
+    expect(worker.stdout).toMatch(/^failed \S+ .*broken\.pdf: ERR_PDF_INVALID /m);
+    const figures = JSON.parse(readFileSync(join(dir, 'w.json'), 'utf8'));
+    expect(figures).toMatchObject({ completed: 1, failed: 1, retried: 0, handedBack: 0, chunks: 1 });
+    expect(figures.peakRssBytes).toBeGreaterThan(0);
+    expect(existsSync(join(out, outDirPath('', good)))).toBe(true);
+
+    const done = await runCli(['status', '--redis', redis.url, '--queue', queue]);
+    expect(done.stdout).toMatch(new RegExp(`^waiting 0, active 0, delayed 0, completed 1, failed 1 \\(done\\)\\nfailed files:\\n  ${broken}: ERR_PDF_INVALID .* \\(job \\S+, 1 attempt\\)\\n$`, 'm'));
+    const json = JSON.parse((await runCli(['status', '--redis', redis.url, '--queue', queue, '--json'])).stdout);
+    expect(json).toMatchObject({ queue, done: true, counts: { completed: 1, failed: 1 }, failed: [{ source: broken, code: 'ERR_PDF_INVALID', attemptsMade: 1 }] });
+  });
+
+  it('enqueue carries standard input inside its job; the worker writes stdin.jsonl as chunkstream - prints it', async () => {
+    const queue = `c${++queues}`;
+    const text = '# From a pipe\n\nSome text that came on standard input.\n\n## More\n\nAnd more of it.\n';
+    const enqueue = await runCli(['enqueue', '--redis', redis.url, '--queue', queue, '-'], { stdin: text });
+    expect(enqueue.code).toBe(0);
+    expect(enqueue.stderr).toContain('1 job(s) added (1 inline)');
+    const out = join(dir, `out-${queue}`);
+    expect((await runCli(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained'])).code).toBe(0);
+    expect(readFileSync(join(out, 'stdin.jsonl'), 'utf8')).toBe((await runCli(['-q', '-'], { stdin: text })).stdout);
+  });
+
+  it('status says when Redis cannot be reached (exit 1)', async () => {
+    const run = await runCli(['status', '--redis', 'redis://127.0.0.1:1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('chunkstream status: ERR_QUEUE_UNAVAILABLE Cannot reach Redis at redis://127.0.0.1:1');
+  });
+
+  it('a worker stopped by Ctrl-C finishes the job in progress and exits 0', async () => {
+    const queue = `c${++queues}`;
+    const file = bigFile('once.md');
+    expect((await runCli(['enqueue', '--redis', redis.url, '--queue', queue, file])).code).toBe(0);
+    const w = startWorker('once', scenario(queue, join(dir, `out-${queue}`)), 1);
+    await until(() => w.lines.some((l) => l.startsWith('active ')), 20_000, 'the job to start', [w]);
+    w.child.kill('SIGINT');
+    expect(await w.exited).toEqual({ code: 0, signal: null });
+    expect(w.lines.some((l) => l.startsWith('completed '))).toBe(true);
+    expect(w.stderr).toContain('stopping, finishing the jobs in progress');
+    expect((await getQueueStatus({ redis: redis.url, queue })).counts).toMatchObject({ completed: 1, waiting: 0, active: 0 });
+  });
+
+  it('a worker stopped by Ctrl-C twice hands the job back to the queue and exits 130', async () => {
+    const queue = `c${++queues}`;
+    const file = bigFile('twice.md');
+    expect((await runCli(['enqueue', '--redis', redis.url, '--queue', queue, file])).code).toBe(0);
+    const out = join(dir, `out-${queue}`);
+    const w = startWorker('twice', scenario(queue, out), 1);
+    await until(() => w.lines.some((l) => l.startsWith('active ')), 20_000, 'the job to start', [w]);
+    w.child.kill('SIGINT');
+    await until(() => w.stderr.includes('stopping'), 5000, 'the first interrupt', [w]);
+    w.child.kill('SIGINT');
+    expect(await w.exited).toEqual({ code: 130, signal: null });
+    expect(w.stderr).toContain('1 handed back');
+    expect((await getQueueStatus({ redis: redis.url, queue })).counts).toMatchObject({ waiting: 1, active: 0, completed: 0, failed: 0 });
+    expect(existsSync(join(out, outDirPath('', file)))).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * `chunkstream/queue` is the only way in to BullMQ: the core library and the main command must run where bullmq
+ * cannot be found. A module resolution hook makes `bullmq` (and `ioredis`) unresolvable in a child process, as on
+ * a machine that never installed the optional peer dependency.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, ROOT } from '../../cli/support.js';
+
+let dir: string;
+let hide: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'chunkstream-entry-'));
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `export async function resolve(specifier, context, next) {
+  if (/^(bullmq|ioredis)(\\/|$)/.test(specifier)) {
+    const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  }
+  return next(specifier, context);
+}
+`,
+  );
+  hide = join(dir, 'hide-bullmq.mjs');
+  writeFileSync(hide, `import { register } from 'node:module';\nregister(new URL('./hooks.mjs', import.meta.url));\n`);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs node with bullmq hidden (or not), from the project root, so `chunkstream` resolves to this package. */
+function node(args: string[], hidden = true): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [...(hidden ? ['--import', hide] : []), ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the queue entry point', () => {
+  it("is the only one that loads bullmq: import 'chunkstream' works without it", () => {
+    const core = node(['--input-type=module', '-e', "const m = await import('chunkstream'); console.log(typeof m.chunkText)"]);
+    expect(core.stderr).toBe('');
+    expect(core.stdout.trim()).toBe('function');
+    // The hook does hide bullmq: the queue entry, which needs it, fails under it.
+    const queue = node(['--input-type=module', '-e', "await import('chunkstream/queue')"]);
+    expect(queue.status).not.toBe(0);
+    expect(queue.stderr).toContain("Cannot find package 'bullmq'");
+  });
+
+  it('lets the main command and inspect run without bullmq, and the queue commands say what is missing', () => {
+    const run = node([BIN, '-q', '--jobs', '1', 'samples/guide.md']);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n').length).toBeGreaterThan(2);
+    expect(node([BIN, 'inspect', 'samples/guide.md', '--no-color']).status).toBe(0);
+    for (const args of [['worker', '--out-dir', join(dir, 'out')], ['status'], ['enqueue', 'samples/guide.md']]) {
+      const queue = node([BIN, ...args]);
+      expect(queue.status, args.join(' ')).toBe(1);
+      expect(queue.stderr).toContain(`chunkstream ${args[0]}: ERR_MISSING_DEPENDENCY The queue commands need the bullmq package`);
+    }
+    // A usage error is found before bullmq is needed.
+    const usage = node([BIN, 'worker', '--concurrency', '0', '--out-dir', 'x']);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('ERR_INVALID_OPTION Invalid option concurrency: must be an integer between 1 and 1024, got 0');
+  });
+
+  it('is exported as chunkstream/queue, with exactly these names', () => {
+    const names = node(['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('chunkstream/queue')).sort()))"], false);
+    expect(names.stderr).toBe('');
+    expect(JSON.parse(names.stdout)).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_QUEUE_NAME",
+        "DEFAULT_REDIS_URL",
+        "FINAL_ERROR_CODES",
+        "JOB_DATA_VERSION",
+        "JOB_NAME",
+        "MAX_INLINE_BYTES",
+        "createChunkProcessor",
+        "createChunkWorker",
+        "decodeChunkOptions",
+        "encodeChunkOptions",
+        "enqueueFiles",
+        "formatFailedReason",
+        "getQueueStatus",
+        "isFinalErrorCode",
+        "normalizeEnqueueOptions",
+        "normalizeQueueOptions",
+        "normalizeStatusOptions",
+        "normalizeWorkerOptions",
+        "parseFailedReason",
+        "readJobData",
+      ]
+    `);
+  });
+});
