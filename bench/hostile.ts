@@ -68,8 +68,8 @@ function nodeDocs(bytes: number): string {
 async function hostilePdfs(): Promise<{ name: string; make: (bytes: number) => Uint8Array }[]> {
   const path = join(ROOT, 'test/support/pdf-hostile.ts');
   if (!existsSync(path)) return [];
-  const module = (await import(path)) as { HOSTILE_PDFS?: { name: string; make: (bytes: number) => Uint8Array }[] };
-  return module.HOSTILE_PDFS ?? [];
+  const module = (await import(path)) as { HOSTILE_PDF_SHAPES?: readonly { name: string; make: (bytes: number) => Uint8Array }[] };
+  return [...(module.HOSTILE_PDF_SHAPES ?? [])];
 }
 
 mkdirSync(TMP, { recursive: true });

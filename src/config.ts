@@ -44,6 +44,13 @@ export interface ParseOptions {
   maxPdfBytes?: number;
   /** Password of an encrypted PDF. */
   password?: string;
+  /**
+   * Seconds pdf.js may work on one PDF (time the consumer holds the stream back is not counted); past it the
+   * stream fails with `ERR_PDF_LIMIT`, after the blocks of the pages read before. Wall-clock time. Default 25.
+   */
+  maxPdfSeconds?: number;
+  /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 512. */
+  maxPdfMemoryMb?: number;
   /** Aborting ends the stream with an `AbortError`. */
   signal?: AbortSignal;
 }
@@ -59,6 +66,8 @@ export interface ParseConfig {
   readonly workers: number | 'auto';
   readonly maxPdfBytes: number;
   readonly password: string | undefined;
+  readonly maxPdfSeconds: number;
+  readonly maxPdfMemoryMb: number;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -186,6 +195,15 @@ function integer(option: string, value: unknown, fallback: number, min: number, 
   return value;
 }
 
+/** A positive, finite number of seconds, at most a week. */
+function seconds(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 7 * 86_400) {
+    throw invalidOption(option, 'must be a number of seconds above 0 and at most 604800 (a week)', value);
+  }
+  return value;
+}
+
 function signalOption(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || typeof (value as AbortSignal).aborted !== 'boolean') {
@@ -209,6 +227,22 @@ function plainObject(what: string, options: unknown): object {
  * promote, which keeps the peak memory of a long stream flat (`bench/parse.ts` measures both).
  */
 export const DEFAULT_BATCH_SIZE = 8 * 1024;
+
+/**
+ * Default time budget of one PDF. An ordinary PDF costs a few milliseconds a page (a 352-page book takes about 2 s
+ * on a quiet machine), so this reads some thousands of pages, and stops a hostile file within half a minute.
+ */
+export const DEFAULT_PDF_SECONDS = 25;
+/**
+ * Default memory budget of the process reading one PDF. Node and pdf.js take some 90 MB before a page is read and
+ * the file is held whole; a 352-page book peaked at about 160 MB in a fresh process and at 240–260 MB in one that
+ * had read it before (what a document leaves is reused, not returned), a generated 3,200-page file of 15 MB at
+ * 190 MB. Twice that leaves room for larger books. A decompression bomb is stopped here, a little past it at worst
+ * (the watchdog reads the process's resident size every few milliseconds).
+ */
+export const DEFAULT_PDF_MEMORY_MB = 512;
+/** Less than this does not even hold Node and pdf.js. */
+const MIN_PDF_MEMORY_MB = 96;
 
 /**
  * Default hard bound on a Markdown batch, in UTF-16 units. The largest batch the safe cuts make on the corpus and
@@ -241,6 +275,8 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
     workers,
     maxPdfBytes: integer('maxPdfBytes', o.maxPdfBytes, 256 * 1024 * 1024, 1),
     password: o.password,
+    maxPdfSeconds: seconds('maxPdfSeconds', o.maxPdfSeconds, DEFAULT_PDF_SECONDS),
+    maxPdfMemoryMb: integer('maxPdfMemoryMb', o.maxPdfMemoryMb, DEFAULT_PDF_MEMORY_MB, MIN_PDF_MEMORY_MB, 64 * 1024),
     signal: signalOption(o.signal),
   });
 }

@@ -18,6 +18,8 @@ export type ChunkErrorCode =
   | 'ERR_PDF_INVALID'
   /** A streamed PDF exceeded `maxPdfBytes`. */
   | 'ERR_PDF_TOO_LARGE'
+  /** Reading a PDF went past `maxPdfSeconds` or `maxPdfMemoryMb`; the error names the page reached. */
+  | 'ERR_PDF_LIMIT'
   /** A conversation transcript line or record could not be read. */
   | 'ERR_TRANSCRIPT_INVALID'
   /** An injected part (sizer, splitter, tracker, optimizer) broke its protocol. */

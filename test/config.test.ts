@@ -68,6 +68,8 @@ describe('normalizeParseOptions', () => {
     expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 8192, maxBatchSize: 32768, strict: false, workers: 'auto' });
     // A larger batch raises the default bound with it.
     expect(normalizeParseOptions({ batchSize: 65536 }).maxBatchSize).toBe(4 * 65536);
+    expect(normalizeParseOptions()).toMatchObject({ maxPdfSeconds: 25, maxPdfMemoryMb: 512 });
+    expect(normalizeParseOptions({ maxPdfSeconds: 0.5 }).maxPdfSeconds).toBe(0.5);
   });
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
@@ -80,6 +82,9 @@ describe('normalizeParseOptions', () => {
     ['workers', { workers: -1 }, /Invalid option workers: must be an integer between 0 and 64, got -1/],
     ['maxPdfBytes', { maxPdfBytes: 0 }, /Invalid option maxPdfBytes: must be an integer >= 1, got 0/],
     ['password', { password: 1234 }, /Invalid option password: must be a string, got 1234/],
+    ['maxPdfSeconds', { maxPdfSeconds: 0 }, /Invalid option maxPdfSeconds: must be a number of seconds above 0 and at most 604800 \(a week\), got 0/],
+    ['maxPdfSeconds', { maxPdfSeconds: Number.NaN }, /Invalid option maxPdfSeconds: must be a number of seconds above 0 .*, got NaN/],
+    ['maxPdfMemoryMb', { maxPdfMemoryMb: 64 }, /Invalid option maxPdfMemoryMb: must be an integer between 96 and 65536, got 64/],
     ['options', [] as unknown as Record<string, unknown>, /Invalid option options: must be an object/],
   ];
   for (const [option, options, message] of cases) {

@@ -11,8 +11,8 @@ const rowsOf = (...scopes: string[]) => OPTION_TABLE.filter((o) => scopes.includ
 /** A value each kind of flag takes, as typed on a command line. */
 function argvOf(o: CliOption): string[] {
   if (o.value === 'switch' || o.value === 'negated') return [`--${o.name}`];
-  const sample: Record<string, string> = { strategy: 'window', unit: 'chars', encoding: 'o200k_base', locale: 'de', format: 'pdf', password: 'pw' };
-  const value = o.value === 'integers' ? '1,3' : o.value === 'integer' ? '7' : (sample[o.key] ?? 'text');
+  const sample: Record<string, string> = { strategy: 'window', unit: 'chars', encoding: 'o200k_base', locale: 'de', format: 'pdf', password: 'pw', maxPdfMemoryMb: '300' };
+  const value = o.value === 'integers' ? '1,3' : (sample[o.key] ?? (o.value === 'integer' ? '7' : 'text'));
   return [`--${o.name}`, value];
 }
 
@@ -43,10 +43,11 @@ describe('the option table', () => {
     expect(new Set(shorts).size).toBe(shorts.length);
   });
 
-  it('spells every flag as its key in kebab-case (a negated one with no-)', () => {
+  it('spells every flag as its key in kebab-case (a negated one with no-), but --timeout, the per-file PDF limit', () => {
     for (const o of OPTIONS) {
       const kebab = o.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-      expect(o.name).toBe(o.value === 'negated' ? `no-${kebab}` : kebab);
+      if (o.key === 'maxPdfSeconds') expect(o.name).toBe('timeout');
+      else expect(o.name).toBe(o.value === 'negated' ? `no-${kebab}` : kebab);
     }
   });
 
@@ -56,7 +57,7 @@ describe('the option table', () => {
   });
 
   it('passes to every file of a run the parse options that have a flag, but the format', () => {
-    expect(CLI_PARSE_KEYS).toEqual(['password', 'fatal', 'maxPdfBytes']);
+    expect(CLI_PARSE_KEYS).toEqual(['password', 'fatal', 'maxPdfBytes', 'maxPdfSeconds', 'maxPdfMemoryMb']);
   });
 });
 

@@ -3,7 +3,7 @@
  * wall and CPU time, and the one JSON line it reports to the runner. Plain JavaScript, so that `node` runs it
  * without a TypeScript loader.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -59,4 +59,97 @@ export function stopwatch() {
  */
 export function report(figures) {
   process.stdout.write(`${JSON.stringify(figures)}\n`, () => process.exit(0));
+}
+
+/** Clock ticks of `/proc/<pid>/stat` times: 100 a second on Linux. */
+const TICK_MS = 10;
+
+/** The process ids of the living children of `pid`, read from `/proc`; none elsewhere than Linux. */
+function children(pid) {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    return tasks.flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'latin1').trim().split(/\s+/).filter(Boolean));
+  } catch {
+    return [];
+  }
+}
+
+/** The living descendants of this process: chunkstream reads a PDF in a sandbox process of its own. */
+function descendants() {
+  const out = [];
+  const todo = children(process.pid);
+  while (todo.length > 0) {
+    const pid = todo.pop();
+    out.push(pid);
+    todo.push(...children(pid));
+  }
+  return out;
+}
+
+/** The fields of `/proc/<pid>/stat` after the command name, or null when the process is gone. */
+function statFields(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU milliseconds of this process and of every process under it: its own (all threads), its children that have
+ * exited and been waited for (`cutime`, `cstime`), and its living descendants. Differences of two readings are the
+ * CPU a pass cost wherever it ran; on another system than Linux, this process's only.
+ */
+export function treeCpuMs() {
+  const own = process.cpuUsage();
+  let ms = (own.user + own.system) / 1000;
+  const self = statFields('self');
+  if (self !== null) ms += (Number(self[13]) + Number(self[14])) * TICK_MS;
+  for (const pid of descendants()) {
+    const fields = statFields(pid);
+    if (fields !== null) ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
+  return ms;
+}
+
+/**
+ * Resident size in bytes of this process and of each living descendant at its own peak so far (`VmHWM`): a
+ * sandbox killed at its memory budget still counts with what it reached before the last reading.
+ */
+export function treeRssBytes() {
+  let bytes = process.memoryUsage.rss();
+  for (const pid of descendants()) {
+    try {
+      const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match !== null) bytes += Number(match[1]) * 1024;
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Samples {@link treeRssBytes} every `ms` milliseconds (and whenever `sample()` is called) and keeps the highest:
+ * the peak memory of a measurement whose work runs in child processes. A reading lists the process tree from
+ * `/proc` (about a third of a millisecond with one child): sample seldom where CPU time is measured.
+ */
+export function treeRssSampler(ms = 5) {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, treeRssBytes());
+  };
+  const timer = setInterval(sample, ms);
+  timer.unref();
+  return {
+    sample,
+    /** The highest reading, a last one taken now. */
+    peak() {
+      sample();
+      return peak;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }

@@ -21,7 +21,7 @@ import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
 export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize' | 'maxBatchSize' | 'strict'>;
 
 /** Options of `chunkFile`. */
-export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers'>;
+export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 'maxPdfBytes' | 'password' | 'workers' | 'maxPdfSeconds' | 'maxPdfMemoryMb'>;
 
 /** What `chunkFile` returns: the chunks, their statistics, and the document text their offsets point into. */
 export interface ChunkFileResult extends ChunkingResult {

@@ -17,6 +17,8 @@ export interface FileParseOptions {
   password?: string;
   fatal?: boolean;
   maxPdfBytes?: number;
+  maxPdfSeconds?: number;
+  maxPdfMemoryMb?: number;
 }
 
 /** Settings of `processFile`: plain data, so it crosses to a worker thread as is. */

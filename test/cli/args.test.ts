@@ -36,6 +36,10 @@ describe('parseCliArgs', () => {
     expect(c.inputs).toEqual(['a.md']);
   });
 
+  it('maps --timeout to the parse option maxPdfSeconds', () => {
+    expect(run(['--timeout', '12', 'a.pdf']).parseOptions).toEqual({ maxPdfSeconds: 12 });
+  });
+
   it('has run defaults: jobs = cores, ordered, stdout', () => {
     const c = run(['a.md', '-']);
     expect(c.jobs).toBeGreaterThanOrEqual(1);
@@ -85,6 +89,7 @@ describe('parseCliArgs', () => {
       ['jobs text', ['--jobs', 'many', 'x'], /^Invalid option jobs: must be an integer between 1 and 256, got "many"$/],
       ['out with out-dir', ['--out', 'a', '--out-dir', 'b', 'x'], /^Invalid option out: cannot be combined with --out-dir/],
       ['maxPdfBytes', ['--max-pdf-bytes', '0', 'x'], /^Invalid option maxPdfBytes: must be an integer >= 1, got 0$/],
+      ['timeout', ['--timeout', '0', 'x'], /^Invalid option maxPdfSeconds: must be a number of seconds above 0 and at most 604800 \(a week\), got 0$/],
       ['config missing', ['--config', '/nonexistent/chunkstream.json', 'x'], /^Invalid option config: must name a readable JSON file/],
     ];
     for (const [name, argv, message] of cases) {

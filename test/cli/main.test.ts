@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveFloodPdf } from '../support/pdf-hostile.js';
 import { guidePdf } from '../support/pdf-samples.js';
 import { ensureBuilt, lines, ROOT, runCli } from './support.js';
 
@@ -71,6 +72,21 @@ describe('chunkstream command', () => {
     expect(run.stderr).toMatch(/1\.pdf: ERR_PDF_INVALID /);
     expect(lines(run.stdout).every((l) => l.source === join(folder, '2.md'))).toBe(true);
     expect(lines(run.stdout).length).toBeGreaterThan(0);
+  });
+
+  it('fails a PDF past --timeout with ERR_PDF_LIMIT naming its page, and goes on with the next files', async () => {
+    const folder = join(dir, 'hostile');
+    mkdirSync(folder, { recursive: true });
+    // Two million nested q operators in a few kilobytes: pdf.js alone would not finish it for hours.
+    writeFileSync(join(folder, '1-flood.pdf'), saveFloodPdf(4_600, { compress: true }));
+    writeFileSync(join(folder, '2-after.md'), markdown('After', 4));
+    writeFileSync(join(folder, '3-guide.pdf'), guidePdf());
+    const run = await runCli(['-q', '--jobs', '1', '--timeout', '1', folder]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/1-flood\.pdf: ERR_PDF_LIMIT .*maxPdfSeconds \(1 s\) while reading page 2 of 3/);
+    const sources = new Set(lines(run.stdout).map((l) => l.source));
+    expect(sources.has(join(folder, '2-after.md'))).toBe(true);
+    expect(sources.has(join(folder, '3-guide.pdf'))).toBe(true);
   });
 
   it('notes skipped files on stderr unless --quiet', async () => {

@@ -10,7 +10,8 @@ import { deflateSync } from 'node:zlib';
 export interface PageSpec {
   /**
    * PDF content stream operators, e.g. `BT /F1 12 Tf 72 720 Td (Hello) Tj ET`. Fonts: `/F1` Helvetica, `/F2`
-   * Helvetica-Bold, `/F3` Courier, `/F4` Times-Roman, `/F5` Times-Bold.
+   * Helvetica-Bold, `/F3` Courier, `/F4` Times-Roman, `/F5` Times-Bold, `/F6` a font without a Unicode mapping
+   * (write its text with `unmappedString`).
    */
   readonly content: string;
   readonly image?: boolean;
@@ -42,6 +43,93 @@ export function textAt(x: number, y: number, text: string, size = 12, font = 'F1
   return `BT /${font} ${size} Tf ${x} ${y} Td ${pdfString(text)} Tj ET`;
 }
 
+/** A line of text set at an angle (degrees, counter-clockwise) through the text matrix (`Tm`). */
+export function rotatedTextAt(x: number, y: number, degrees: number, text: string, size = 9, font = 'F1'): string {
+  const r = (degrees * Math.PI) / 180;
+  const [c, s] = [Math.cos(r), Math.sin(r)].map((v) => Number(v.toFixed(6)));
+  return `BT /${font} ${size} Tf ${c} ${s} ${-(s as number)} ${c} ${x} ${y} Tm ${pdfString(text)} Tj ET`;
+}
+
+/**
+ * Text for `/F6`, the font without a Unicode mapping: each character becomes a code in order of first use from 3,
+ * as font subsetters number glyphs (space stays 32), so a reader without the font's glyph names sees control
+ * characters and ASCII punctuation.
+ */
+export function unmappedString(text: string): string {
+  const codes = new Map<string, number>();
+  let next = 3;
+  let out = '';
+  for (const ch of text) {
+    if (ch === ' ') {
+      out += ' ';
+      continue;
+    }
+    let code = codes.get(ch);
+    if (code === undefined) {
+      if (next === 32) next++;
+      codes.set(ch, (code = next++));
+    }
+    out += String.fromCharCode(code);
+  }
+  return `(${out.replace(/[\\()\r\n]/g, (c) => `\\${c === '\r' ? 'r' : c === '\n' ? 'n' : c}`)})`;
+}
+
+/** A ruled table: every cell boxed with stroked rules (`re` for the frame, `m l S` inside), text in the cells. */
+export interface RuledTableSpec {
+  readonly x: number;
+  /** Top edge of the table. */
+  readonly top: number;
+  /** Width of each column. */
+  readonly widths: readonly number[];
+  /** Height of each row; a row whose cell wraps onto more lines is as many times higher. */
+  readonly rowHeight: number;
+  readonly rows: readonly (readonly string[])[];
+  readonly size?: number;
+  /** Font of the first row. Default `F2` (bold). */
+  readonly headerFont?: string;
+  /** Lines of each cell (a cell's text is cut at `\n`); rows are as high as their tallest cell. */
+}
+
+/** The operators of a ruled table, and the bottom edge it ends at. */
+export function ruledTableAt(spec: RuledTableSpec): { content: string; bottom: number } {
+  const size = spec.size ?? 9;
+  const ops: string[] = ['0.5 w'];
+  const width = spec.widths.reduce((a, b) => a + b, 0);
+  let y = spec.top;
+  const lefts = spec.widths.map((_, i) => spec.x + spec.widths.slice(0, i).reduce((a, b) => a + b, 0));
+  spec.rows.forEach((row, r) => {
+    const lines = Math.max(...row.map((cell) => cell.split('\n').length));
+    const height = spec.rowHeight * lines;
+    row.forEach((cell, k) => {
+      cell.split('\n').forEach((text, l) => {
+        if (text !== '') ops.push(textAt((lefts[k] as number) + 3, y - size - 2 - l * (size + 2), text, size, r === 0 ? (spec.headerFont ?? 'F2') : 'F1'));
+      });
+    });
+    ops.push(`${spec.x} ${y - height} m ${spec.x + width} ${y - height} l S`);
+    y -= height;
+  });
+  ops.push(`${spec.x} ${y} ${width} ${spec.top - y} re S`);
+  for (const left of lefts.slice(1)) ops.push(`${left} ${spec.top} m ${left} ${y} l S`);
+  return { content: ops.join('\n'), bottom: y };
+}
+
+/** A vector figure: a curved shape and a box, with labels set inside it at body size in another font. */
+export function figureAt(x: number, y: number, width: number, height: number, labels: readonly string[], size = 11): string {
+  const ops = [
+    '1 w',
+    `${x} ${y} ${width} ${height} re S`,
+    `${x + 10} ${y + 10} m ${x + width / 3} ${y + height} ${x + (2 * width) / 3} ${y} ${x + width - 10} ${y + height - 10} c S`,
+    `${x + width / 2} ${y + height / 2} m ${x + width / 2 + 20} ${y + height / 2 + 20} l S`,
+  ];
+  labels.forEach((label, i) => ops.push(textAt(x + 12 + (i % 2) * (width / 2), y + height - 20 - Math.floor(i / 2) * 18, label, size, 'F5')));
+  return ops.join('\n');
+}
+
+/** An image (`/Im1`, a page with `image: true`) painted over a box. */
+export function imageAt(x: number, y: number, width: number, height: number): string {
+  return `q ${width} 0 0 ${height} ${x} ${y} cm /Im1 Do Q`;
+}
+
 const FONTS: readonly [string, string][] = [
   ['F1', 'Helvetica'],
   ['F2', 'Helvetica-Bold'],
@@ -50,24 +138,72 @@ const FONTS: readonly [string, string][] = [
   ['F5', 'Times-Bold'],
 ];
 
+/** `/F6`: glyph names a reader cannot map to Unicode (`/g1`, `/g2`, …), no `ToUnicode` table. */
+const UNMAPPED_FONT = (descriptor: number): string => {
+  const names = [
+    ...Array.from({ length: 31 }, (_, i) => `/g${i + 1}`),
+    ...Array.from({ length: 94 }, (_, i) => `/g${i + 33}`),
+  ];
+  return (
+    `<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+ReviewSerif /FirstChar 1 /LastChar 126 /Widths [${Array(126).fill(500).join(' ')}] ` +
+    `/Encoding << /Type /Encoding /Differences [1 ${names.slice(0, 31).join(' ')} 33 ${names.slice(31).join(' ')}] >> /FontDescriptor ${descriptor} 0 R >>`
+  );
+};
+
+/** One indirect object: a body in PDF syntax (Latin-1), or a stream given as its dictionary entries and its bytes. */
+export type PdfObject = string | { readonly entries: string; readonly data: Uint8Array };
+
 /** A stream object: its dictionary entries and its data (Latin-1), compressed with FlateDecode when asked. */
-function streamObject(data: string | Uint8Array, compress: boolean, entries = ''): string {
+function streamObject(data: string | Uint8Array, compress: boolean, entries = ''): PdfObject {
   const raw = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
-  const body = compress ? deflateSync(raw) : raw;
-  const filter = compress ? ' /Filter /FlateDecode' : '';
-  return `<< /Length ${body.length}${filter}${entries} >>\nstream\n${body.toString('latin1')}\nendstream`;
+  return { entries: `${compress ? ' /Filter /FlateDecode' : ''}${entries}`, data: compress ? deflateSync(raw) : raw };
+}
+
+/**
+ * Writes numbered objects (object `i + 1` is `objects[i]`) as a PDF file with a correct cross-reference table and a
+ * trailer naming `root` as the catalog. Streams get their `/Length`. Bytes are written as they are, so a file of
+ * tens of megabytes never becomes one JavaScript string.
+ */
+export function serializePdf(objects: readonly PdfObject[], root: number, trailer = ''): Uint8Array {
+  const parts: Buffer[] = [];
+  let length = 0;
+  const write = (part: string | Uint8Array): void => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+    parts.push(bytes);
+    length += bytes.length;
+  };
+  write('%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n');
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    if (typeof body === 'string') {
+      write(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    } else {
+      write(`${i + 1} 0 obj\n<< /Length ${body.data.length}${body.entries} >>\nstream\n`);
+      write(body.data);
+      write('\nendstream\nendobj\n');
+    }
+  });
+  const xref = length;
+  const table = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`];
+  for (const offset of offsets) table.push(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  write(table.join(''));
+  write(`trailer\n<< /Size ${objects.length + 1} /Root ${root} 0 R${trailer} >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(parts, length));
 }
 
 /** Builds a PDF whose pages are given as content streams. Bytes are Latin-1. */
 export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): Uint8Array {
-  const objects: string[] = [];
-  const add = (body: string): number => {
+  const objects: PdfObject[] = [];
+  const add = (body: PdfObject): number => {
     objects.push(body);
     return objects.length;
   };
   const catalog = add('');
   const pagesId = add('');
   const fontRefs = FONTS.map(([name, base]) => `/${name} ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /${base} /Encoding /WinAnsiEncoding >>`)} 0 R`);
+  const descriptor = add('<< /Type /FontDescriptor /FontName /ABCDEF+ReviewSerif /Flags 34 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>');
+  fontRefs.push(`/F6 ${add(UNMAPPED_FONT(descriptor))} 0 R`);
   const pixels = '\u0000\u00ff\u00ff\u0000';
   const image = add(streamObject(pixels, false, ' /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8'));
   const kids: number[] = [];
@@ -79,21 +215,11 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   const outlines = options.outline !== undefined && options.outline.length > 0 ? addOutline(options.outline, kids, add, objects) : null;
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlines === null ? '' : ` /Outlines ${outlines} 0 R /PageMode /UseOutlines`} >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  let out = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
+  return serializePdf(objects, catalog);
 }
 
 /** Adds the outline dictionary and its items (linked as siblings and children); returns the dictionary's number. */
-function addOutline(entries: readonly OutlineSpec[], kids: readonly number[], add: (body: string) => number, objects: string[]): number {
+function addOutline(entries: readonly OutlineSpec[], kids: readonly number[], add: (body: PdfObject) => number, objects: PdfObject[]): number {
   const root = add('');
   const level = (items: readonly OutlineSpec[], parent: number): { first: number; last: number; count: number } => {
     const ids = items.map(() => add(''));
@@ -124,7 +250,18 @@ export type DocElement =
   | { readonly paragraph: string; readonly font?: string; readonly size?: number }
   | { readonly list: readonly string[]; readonly ordered?: boolean }
   | { readonly code: readonly string[] }
-  | { readonly table: readonly (readonly string[])[] }
+  /** A table: cells at fixed columns, or drawn with rules when `ruled` (a cell's `\n` starts a line of it). */
+  | { readonly table: readonly (readonly string[])[]; readonly ruled?: boolean }
+  /** A margin stamp set bottom-up in the left margin of the current page. */
+  | { readonly stamp: string }
+  /** A vector figure with labels in another font at body size. */
+  | { readonly figure: readonly string[] }
+  /** An image block. */
+  | { readonly image: true }
+  /** A footnote at the foot of the current page, in small type, starting with its mark. */
+  | { readonly footnote: string }
+  /** A paragraph in the font without a Unicode mapping: text that reads as junk. */
+  | { readonly unreadable: string }
   /** Starts a new page, laid out in one or two columns. */
   | { readonly page: 1 | 2 };
 
@@ -158,11 +295,14 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
   const body = options.bodySize ?? 11;
   const leading = Math.round(body * 1.3);
   const pages: string[][] = [];
+  const images = new Set<number>();
+  const notes: string[][] = [];
   let columns = 1;
   let column = 0;
   let y = TOP;
   const newPage = (cols: number): void => {
     pages.push([]);
+    notes.push([]);
     columns = cols;
     column = 0;
     y = TOP;
@@ -207,6 +347,36 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
       newPage(element.page);
       continue;
     }
+    if ('stamp' in element) {
+      (pages.at(-1) as string[]).push(rotatedTextAt(30, 250, 90, element.stamp, 14, 'F1'));
+      continue;
+    }
+    if ('footnote' in element) {
+      (notes.at(-1) as string[]).push(element.footnote);
+      continue;
+    }
+    if ('figure' in element) {
+      room(140);
+      (pages.at(-1) as string[]).push(figureAt(columnLeft(), y - 120, columnWidth(), 120, element.figure, body));
+      y -= 140;
+      continue;
+    }
+    if ('image' in element) {
+      room(80);
+      images.add(pages.length - 1);
+      (pages.at(-1) as string[]).push(imageAt(columnLeft(), y - 60, 80, 60));
+      y -= 80;
+      continue;
+    }
+    if ('unreadable' in element) {
+      for (const line of wrap(element.unreadable, body, columnWidth())) {
+        room(leading);
+        (pages.at(-1) as string[]).push(`BT /F6 ${body} Tf ${columnLeft()} ${y} Td ${unmappedString(line)} Tj ET`);
+        y -= leading;
+      }
+      y -= leading;
+      continue;
+    }
     if ('heading' in element) {
       const size = element.size ?? 16;
       room(size * 3);
@@ -249,6 +419,28 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
     }
     const cells = element.table[0]?.length ?? 1;
     const cellWidth = columnWidth() / cells;
+    if (element.ruled === true) {
+      // A ruled table is cut between rows at a page end; each part is drawn with its own rules.
+      const rowHeight = Math.round(body * 1.6);
+      let rows = [...element.table];
+      while (rows.length > 0) {
+        const lines = (row: readonly string[]) => Math.max(...row.map((c) => c.split('\n').length));
+        let fit = 0;
+        let height = 0;
+        while (fit < rows.length && y - height - rowHeight * lines(rows[fit] as readonly string[]) >= BOTTOM) height += rowHeight * lines(rows[fit++] as readonly string[]);
+        if (fit === 0) {
+          room(y);
+          continue;
+        }
+        const { content, bottom } = ruledTableAt({ x: columnLeft(), top: y, widths: Array(cells).fill(cellWidth), rowHeight, rows: rows.slice(0, fit), size: body - 2 });
+        (pages.at(-1) as string[]).push(content);
+        y = bottom;
+        rows = rows.slice(fit);
+        if (rows.length > 0) room(y);
+      }
+      y -= leading;
+      continue;
+    }
     for (const row of element.table) {
       room(leading);
       row.forEach((cell, c) => put(columnLeft() + c * cellWidth, cell, body - 1, 'F1'));
@@ -260,6 +452,8 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
     const furniture: string[] = [];
     if (options.header) furniture.push(textAt(LEFT, 752, options.header(i + 1), 9, 'F1'));
     if (options.footer) furniture.push(textAt(LEFT + WIDTH / 2 - 10, 40, options.footer(i + 1), 9, 'F1'));
-    return { content: [...furniture, ...content].join('\n') };
+    // Footnotes stand above the footer, below the text, the first one lowest but one.
+    (notes[i] ?? []).forEach((note, k, all) => furniture.push(textAt(LEFT, 56 + (all.length - 1 - k) * 10, note, 8, 'F4')));
+    return { content: [...furniture, ...content].join('\n'), ...(images.has(i) ? { image: true } : {}) };
   });
 }

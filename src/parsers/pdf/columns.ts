@@ -170,16 +170,25 @@ function mergeRows(run: readonly PdfLine[]): PdfLine[] {
   let i = 0;
   while (i < sorted.length) {
     const first = sorted[i] as PdfLine;
+    // A table or an image stands alone in the reading order.
+    if (first.insert !== undefined) {
+      out.push(first);
+      i++;
+      continue;
+    }
     const row: PdfLine[] = [first];
     let j = i + 1;
     while (j < sorted.length) {
       const next = sorted[j] as PdfLine;
+      if (next.insert !== undefined) break;
       if (Math.abs(first.y - next.y) > 0.35 * Math.max(first.fontSize, next.fontSize)) break;
       row.push(next);
       j++;
     }
-    row.sort((a, b) => a.x - b.x);
-    out.push(...joinRow(row));
+    // A right-to-left row reads from its rightmost fragment.
+    const rtl = row.filter((l) => l.rtl === true).length * 2 > row.length;
+    row.sort((a, b) => (rtl ? b.right - a.right : a.x - b.x));
+    out.push(...(rtl ? joinRowRtl(row) : joinRow(row)));
     i = j;
   }
   return out;
@@ -189,6 +198,36 @@ function mergeRows(run: readonly PdfLine[]): PdfLine[] {
 function sameFontChars(a: PdfLine, b: PdfLine, major: PdfLine): number {
   if (a.fontName === b.fontName) return a.fontShare * a.chars + b.fontShare * b.chars;
   return major.fontShare * major.chars;
+}
+
+/** Joins the fragments of a right-to-left baseline, read from the rightmost; overlapping ones stay separate lines. */
+function joinRowRtl(row: PdfLine[]): PdfLine[] {
+  const out: PdfLine[] = [];
+  let current = row[0] as PdfLine;
+  for (let k = 1; k < row.length; k++) {
+    const next = row[k] as PdfLine;
+    if (next.right > current.x + 0.5 * next.fontSize) {
+      out.push(current);
+      current = next;
+      continue;
+    }
+    const chars = current.chars + next.chars;
+    const major = current.chars >= next.chars ? current : next;
+    current = {
+      ...major,
+      text: `${current.text} ${next.text}`,
+      x: Math.min(current.x, next.x),
+      right: current.right,
+      fontShare: chars === 0 ? 1 : sameFontChars(current, next, major) / chars,
+      monospace: current.monospace && next.monospace,
+      cells: current.cells + next.cells - (current.x - next.right > 1.5 * Math.max(current.fontSize, next.fontSize) ? 0 : 1),
+      chars,
+      region: current.region,
+      rtl: true,
+    };
+  }
+  out.push(current);
+  return out;
 }
 
 /** Joins the fragments of one baseline; fragments that overlap stay separate lines. */
@@ -217,6 +256,9 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       cells: current.cells + next.cells - (gapIsWide ? 0 : 1),
       chars,
       region: current.region,
+      ...(current.bold === true && next.bold === true ? { bold: true } : {}),
+      ...(current.textX !== undefined ? { textX: current.textX } : {}),
+      ...(current.figure === true && next.figure === true ? { figure: true } : {}),
     };
   }
   out.push(current);

@@ -81,8 +81,9 @@ export function createFurnitureDetector(options: FurnitureOptions): FurnitureDet
       if (own === undefined) return false;
       const key = own.key;
       if (key.length === 0 && line.text.length > 12) return false;
-      // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that).
-      if (key === '#' && own.alone) return true;
+      // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that),
+      // nor does `Page 3`, `Page 3 of 20` there.
+      if ((key === '#' || key === 'page#' || key === 'page#of#') && own.alone) return true;
       let seen = 1;
       for (const [p, candidates] of pages) {
         if (p === page || Math.abs(p - page) > options.window) continue;

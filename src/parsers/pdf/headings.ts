@@ -1,8 +1,9 @@
 /**
  * Headings. Without an outline, a line is a heading when its font is larger than the body size (the size holding the
- * most characters), ranked by the ratio, or when it is a short standalone line in another font of the body size
- * (bold or small caps). With an outline (bookmarks), the outline entries are the headings: each is matched to the
- * lines of the page it points to.
+ * most characters), or when it is a short standalone line in another font of the body size (bold or small caps).
+ * Depth follows the size, ranked over the document (the largest heading size is depth 1, the next 2, …), or the
+ * line's numbering (`1.2 Title` is depth 2, `I. INTRODUCTION` 1, `A. Title` 2). With an outline (bookmarks) whose
+ * entries match the page text, the outline entries are the headings: each is matched to the lines of its page.
  */
 import type { PdfLine } from './types.js';
 
@@ -63,7 +64,94 @@ export interface HeadingCues {
   readonly startsBlock: boolean;
   /** Width of the column the line is in. */
   readonly columnWidth: number;
+  /** Heading sizes ranked over the document; without them, depth follows fixed ratios to the body size. */
+  readonly ranks?: SizeRanks;
 }
+
+/** Depths of heading sizes, ranked over the lines seen so far. */
+export interface SizeRanks {
+  /** Notes a line that may be a heading by its size (larger than the body), once per line. */
+  add(line: PdfLine, bodySize: number): void;
+  /**
+   * The depth of a heading set in `size`: one more than the number of larger heading sizes seen when this size was
+   * first asked for, and the same ever after, so that one size is one depth through the document.
+   */
+  depthOf(size: number): Depth;
+  /** The depth of a heading at about the body size (bold, small caps): one below the smallest ranked size. */
+  bodyDepth(): Depth;
+  /** 1 when the largest heading size is an unnumbered title above `size`, which numbered headings then sit under. */
+  titleOffset(size: number): 0 | 1;
+}
+
+/** Most distinct heading sizes ranked; a document with more (a poster, a font sampler) ranks the rest as the last. */
+const MAX_RANKED_SIZES = 64;
+
+/** Creates empty size ranks. */
+export function createSizeRanks(): SizeRanks {
+  const seen = new Map<number, { numbered: number; plain: number }>();
+  const assigned = new Map<number, Depth>();
+  let body: Depth | null = null;
+  const larger = (size: number): number => {
+    let n = 0;
+    for (const s of seen.keys()) if (s > size) n++;
+    return n;
+  };
+  return {
+    add(line, bodySize) {
+      if (bodySize <= 0 || line.fontSize < 1.08 * bodySize || !isHeadingLike(line)) return;
+      const key = sizeKey(line.fontSize);
+      let entry = seen.get(key);
+      if (entry === undefined) {
+        if (seen.size >= MAX_RANKED_SIZES) return;
+        seen.set(key, (entry = { numbered: 0, plain: 0 }));
+      }
+      if (numberingDepth(line.text) === null) entry.plain++;
+      else entry.numbered++;
+    },
+    depthOf(size) {
+      const key = sizeKey(size);
+      let depth = assigned.get(key);
+      if (depth === undefined) {
+        depth = Math.min(6, 1 + larger(key)) as Depth;
+        assigned.set(key, depth);
+      }
+      return depth;
+    },
+    bodyDepth() {
+      body ??= Math.min(6, 1 + seen.size) as Depth;
+      return body;
+    },
+    titleOffset(size) {
+      let top = -Infinity;
+      for (const s of seen.keys()) top = Math.max(top, s);
+      const entry = seen.get(top);
+      return entry !== undefined && entry.numbered === 0 && top > sizeKey(size) + 0.5 ? 1 : 0;
+    },
+  };
+}
+
+/** Short lines with letters, not code: what a heading line looks like, whatever its font. */
+function isHeadingLike(line: PdfLine): boolean {
+  return line.text.length <= 160 && (line.text.match(/\p{L}/gu)?.length ?? 0) >= 2 && !line.monospace && line.figure !== true;
+}
+
+const DECIMAL = /^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(?=\p{L})/u;
+const ROMAN = /^(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\.\s+(?=\p{L})/u;
+const LETTER = /^[A-Z]\.\s+(?=\p{L})/u;
+const PARENTHESIZED = /^\(?(?:\d{1,2}|[a-z])\)\s+(?=\p{L})/u;
+
+/** Depth a heading's numbering gives it: `1` 1, `1.2` 2, `I.` 1, `A.` 2, `(1)` 3; null when it has none. */
+export function numberingDepth(text: string): Depth | null {
+  const decimal = DECIMAL.exec(text);
+  if (decimal !== null) return Math.min(6, (decimal[1] as string).split('.').length) as Depth;
+  if (ROMAN.test(text)) return 1;
+  if (LETTER.test(text)) return 2;
+  if (PARENTHESIZED.test(text)) return 3;
+  return null;
+}
+
+/** Longest heading set at the body size in another face. */
+const BODY_HEADING_CHARS = 80;
 
 /** Ratios to the body size from which a larger line is a heading of depth 1, 2 and 3. */
 const SIZE_STEPS: readonly [number, Depth][] = [
@@ -72,15 +160,25 @@ const SIZE_STEPS: readonly [number, Depth][] = [
   [1.08, 3],
 ];
 
-/** Depth of a heading line from its font, or null when the line is not a heading. */
+/** Depth of a heading line from its font (and its numbering), or null when the line is not a heading. */
 export function fontHeadingDepth(line: PdfLine, cues: HeadingCues): Depth | null {
-  if (line.text.length > 160 || !/\p{L}/u.test(line.text) || cues.bodySize <= 0 || line.monospace) return null;
+  if (!isHeadingLike(line) || cues.bodySize <= 0) return null;
   const ratio = line.fontSize / cues.bodySize;
-  for (const [step, depth] of SIZE_STEPS) if (ratio >= step) return depth;
-  if (ratio < 0.92 || line.fontName === cues.bodyFont || line.fontShare < 0.9 || !cues.startsBlock) return null;
-  // A full-width line in another font is emphasis inside a paragraph, not a heading.
-  if (line.right - line.x > 0.85 * cues.columnWidth || /[,;]$/.test(line.text)) return null;
-  return 4;
+  const ranks = cues.ranks;
+  const numbered = numberingDepth(line.text);
+  if (ratio >= 1.08) {
+    if (ranks === undefined) {
+      for (const [step, depth] of SIZE_STEPS) if (ratio >= step) return depth;
+    }
+    const sized = (ranks as SizeRanks).depthOf(line.fontSize);
+    return numbered === null ? sized : (Math.min(6, numbered + (ranks as SizeRanks).titleOffset(line.fontSize)) as Depth);
+  }
+  if (ratio < 0.92 || (line.fontName === cues.bodyFont && line.bold !== true) || line.fontShare < 0.9 || !cues.startsBlock) return null;
+  // A full-width line in another font is emphasis inside a paragraph, not a heading; so is a long one (a question
+  // of a form set in bold).
+  if (line.right - line.x > 0.85 * cues.columnWidth || line.text.length > BODY_HEADING_CHARS || /[,;]$/.test(line.text)) return null;
+  if (ranks === undefined) return 4;
+  return numbered === null ? ranks.bodyDepth() : (Math.min(6, numbered + ranks.titleOffset(line.fontSize)) as Depth);
 }
 
 /** One outline (bookmark) entry, resolved to its page. */

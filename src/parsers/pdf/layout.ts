@@ -1,16 +1,20 @@
 /**
- * One page's ordered lines → units (headings, paragraphs, lists). Paragraphs break at vertical gaps larger than
- * the page's usual line step, at a change of font size, and at a first-line indent from a column's left margin.
- * Lists start at a bullet or a number and take the lines indented under it.
+ * One page's ordered lines → units (headings, paragraphs, lists, code, tables). Paragraphs break at vertical gaps
+ * larger than the page's usual line step, at a change of font size, and at a first-line indent from a column's
+ * left margin. Lists start at a bullet or a number and take the lines of the item's text under it. Lines set in a
+ * fixed-pitch font are code. A table (found from the page's drawing) stands in the line order as a placeholder.
  */
-import { fontHeadingDepth, type Depth } from './headings.js';
+import { fontHeadingDepth, type Depth, type SizeRanks } from './headings.js';
+import type { TableGrid } from './tables.js';
 import type { PdfLine } from './types.js';
 
 /** A run of lines that becomes one block. */
 export type Unit =
   | { readonly kind: 'heading'; readonly lines: PdfLine[]; readonly depth: Depth; readonly title?: string }
   | { readonly kind: 'paragraph'; readonly lines: PdfLine[] }
-  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: PdfLine[][] };
+  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: PdfLine[][] }
+  | { readonly kind: 'code'; readonly lines: PdfLine[] }
+  | { readonly kind: 'table'; readonly grid: TableGrid; readonly lines: readonly PdfLine[] };
 
 /** What the layout of a page needs from the rest of the document. */
 export interface PageContext {
@@ -21,9 +25,13 @@ export interface PageContext {
    * and how many lines the heading takes. When given, fonts make no heading.
    */
   readonly outlineHeadings?: ReadonlyMap<number, { depth: Depth; title: string; count: number }>;
+  /** Tables of the page, by the index their placeholder lines carry. */
+  readonly tables?: readonly TableGrid[];
+  /** Depths of heading sizes ranked over the document; without it, depth follows fixed ratios to the body size. */
+  readonly ranks?: SizeRanks;
 }
 
-const BULLET = /^[•◦▪▫‣⁃●○■□►▶➢➤✓✔∙·*–-](?:\s+|$)/u;
+const BULLET = /^[•◦▪▫‣⁃●○■□►▶➢➤✓✔∙·\uf0b7\uf0a7\uf0d8\uf076\uf0fc*–-](?:\s+|$)/u;
 const ORDERED = /^(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][)]|\([a-zA-Z]\)|\(?[ivxIVX]{1,4}[.)])\s+\S/u;
 const ORDERED_DOT_LETTER = /^[a-z]\.\s+\S/u;
 
@@ -32,6 +40,32 @@ export function listMarker(text: string): 'bullet' | 'ordered' | null {
   if (BULLET.test(text)) return 'bullet';
   if (ORDERED.test(text) || ORDERED_DOT_LETTER.test(text)) return 'ordered';
   return null;
+}
+
+/**
+ * A bullet drawn as a glyph of a symbol font (Wingdings `l`, `n`, `q`, `v`, `Ø`, `§`): one character set as a run of
+ * its own, well apart from the text after it, which no word of a line starts like.
+ */
+export function isGlyphBullet(line: PdfLine): boolean {
+  if (line.textX === undefined || !/^\S\s/u.test(line.text) || /^[\p{N}]/u.test(line.text)) return false;
+  return line.textX - line.x >= 0.8 * line.fontSize;
+}
+
+/** The list marker of a line: by its text, or a glyph bullet. */
+function lineMarker(line: PdfLine): 'bullet' | 'ordered' | null {
+  return listMarker(line.text) ?? (isGlyphBullet(line) ? 'bullet' : null);
+}
+
+/** A line whose glyph bullet is written as `•`: the extracted text says what the page shows. */
+function withBullet(line: PdfLine): PdfLine {
+  return listMarker(line.text) === null && isGlyphBullet(line) ? { ...line, text: `•${line.text.slice(1)}` } : line;
+}
+
+/** Where the text of a list item starts after its marker. */
+function itemTextX(line: PdfLine): number {
+  if (line.textX !== undefined) return line.textX;
+  const marker = /^\S+\s+/u.exec(line.text)?.[0].length ?? 0;
+  return line.x + ((line.right - line.x) * marker) / Math.max(1, line.text.length);
 }
 
 interface Geometry {
@@ -89,6 +123,7 @@ function breakBefore(lines: readonly PdfLine[], i: number, g: Geometry): Break {
   const line = lines[i] as PdfLine;
   const prev = lines[i - 1];
   if (prev === undefined || prev.region !== line.region) return 'region';
+  if (prev.insert !== undefined || line.insert !== undefined) return 'hard';
   const size = Math.max(prev.fontSize, line.fontSize);
   if (Math.abs(prev.fontSize - line.fontSize) > 0.1 * size) return 'hard';
   const dy = prev.y - line.y;
@@ -101,12 +136,22 @@ function breakBefore(lines: readonly PdfLine[], i: number, g: Geometry): Break {
   return 'none';
 }
 
+/** True when `line` follows `prev` at the usual line step, in the same size: only an indent could set it apart. */
+function closeBelow(prev: PdfLine, line: PdfLine, g: Geometry): boolean {
+  if (prev.region !== line.region || prev.insert !== undefined || line.insert !== undefined) return false;
+  if (Math.abs(prev.fontSize - line.fontSize) > 0.1 * Math.max(prev.fontSize, line.fontSize)) return false;
+  const dy = prev.y - line.y;
+  return dy > 0 && dy <= g.step * 1.3 * line.fontSize + 0.5;
+}
+
+const SENTENCE_END = /[.!?:]["'”’)\]]*$/u;
+
 /** True when `line` may open a paragraph continued from an earlier column or page. */
 export function continuesParagraph(previous: PdfLine, line: PdfLine, lineMargin: number): boolean {
   if (Math.abs(previous.fontSize - line.fontSize) > 0.1 * Math.max(previous.fontSize, line.fontSize)) return false;
   if (!Number.isNaN(lineMargin) && line.x - lineMargin >= 0.5 * line.fontSize) return false;
   if (listMarker(line.text) !== null) return false;
-  return !/[.!?:]["'”’)\]]*$/u.test(previous.text) || /^\p{Ll}/u.test(line.text);
+  return !SENTENCE_END.test(previous.text) || /^\p{Ll}/u.test(line.text);
 }
 
 /** A page laid out: its units, and whether the first unit may continue the previous page's last one. */
@@ -127,17 +172,29 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
   let i = 0;
   const headingAt = (k: number, previousIsHeading: boolean): { depth: Depth; title?: string; count: number } | null => {
     const line = lines[k] as PdfLine;
+    if (line.insert !== undefined) return null;
     if (ctx.outlineHeadings !== undefined) return ctx.outlineHeadings.get(k) ?? null;
+    if (line.figure === true) return null;
     const depth = fontHeadingDepth(line, {
       bodySize: ctx.bodySize,
       bodyFont: ctx.bodyFont,
       startsBlock: breaks[k] !== 'none' || previousIsHeading,
       columnWidth: g.widths.get(line.region) ?? line.right - line.x,
+      ...(ctx.ranks !== undefined ? { ranks: ctx.ranks } : {}),
     });
     return depth === null ? null : { depth, count: 1 };
   };
   while (i < lines.length) {
     const line = lines[i] as PdfLine;
+    if (line.insert !== undefined) {
+      const grid = line.insert >= 0 ? ctx.tables?.[line.insert] : undefined;
+      if (grid !== undefined) {
+        units.push({ kind: 'table', grid, lines: [line] });
+        continuations.push(breaks[i] === 'region');
+      }
+      i++;
+      continue;
+    }
     const heading = headingAt(i, false);
     if (heading !== null) {
       let end = i + heading.count;
@@ -167,7 +224,22 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
       i = end;
       continue;
     }
-    const marker = listMarker(line.text);
+    if (line.monospace) {
+      // A run of lines in a fixed-pitch font is code; a blank line inside it (a larger step) does not end it.
+      let end = i + 1;
+      while (end < lines.length) {
+        const next = lines[end] as PdfLine;
+        const prev = lines[end - 1] as PdfLine;
+        if (!next.monospace || next.insert !== undefined || next.region !== prev.region || headingAt(end, false) !== null) break;
+        if (prev.y - next.y > 2.6 * g.step * next.fontSize || prev.y <= next.y) break;
+        end++;
+      }
+      units.push({ kind: 'code', lines: lines.slice(i, end) });
+      continuations.push(false);
+      i = end;
+      continue;
+    }
+    const marker = lineMarker(line);
     if (marker !== null) {
       const items: PdfLine[][] = [];
       let k = i;
@@ -176,15 +248,23 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
         if (items.length > 0) {
           // The next item may follow after a small gap (lists with spacing), in the same column.
           const prev = lines[k - 1] as PdfLine;
-          if (listMarker(start.text) !== marker || start.region !== prev.region || headingAt(k, false) !== null) break;
+          if (lineMarker(start) !== marker || start.region !== prev.region || headingAt(k, false) !== null) break;
           if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - (items[0]?.[0] as PdfLine).x) > 2 * start.fontSize) break;
         }
-        const item = [start];
+        const item = [withBullet(start)];
+        const hang = itemTextX(start);
         k++;
-        while (k < lines.length && breaks[k] === 'none') {
+        while (k < lines.length) {
           const next = lines[k] as PdfLine;
-          if (listMarker(next.text) !== null || next.x < start.x + 0.3 * next.fontSize) break;
-          if (ctx.outlineHeadings?.has(k) === true) break;
+          const prev = lines[k - 1] as PdfLine;
+          if (lineMarker(next) !== null || next.insert !== undefined || next.monospace) break;
+          if (ctx.outlineHeadings?.has(k) === true || headingAt(k, false) !== null) break;
+          const right = breaks[k] === 'none' && next.x >= start.x + 0.3 * next.fontSize;
+          // The item's text wraps at its own indent (a hanging indent), which reads as a first-line indent.
+          const hanging = closeBelow(prev, next, g) && Math.abs(next.x - hang) <= 0.6 * next.fontSize;
+          // Or it wraps back to the left of the bullet, while the sentence runs on.
+          const outdented = closeBelow(prev, next, g) && next.x < start.x - 0.3 * next.fontSize && !SENTENCE_END.test(prev.text);
+          if (!right && !hanging && !outdented) break;
           item.push(next);
           k++;
         }
@@ -196,7 +276,15 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
       continue;
     }
     let end = i + 1;
-    while (end < lines.length && breaks[end] === 'none' && headingAt(end, false) === null && listMarker((lines[end] as PdfLine).text) === null) end++;
+    while (
+      end < lines.length &&
+      breaks[end] === 'none' &&
+      !(lines[end] as PdfLine).monospace &&
+      headingAt(end, false) === null &&
+      lineMarker(lines[end] as PdfLine) === null
+    ) {
+      end++;
+    }
     // A paragraph also ends where the next column begins, unless its text runs on (no sentence end, or a lower-case start).
     units.push({ kind: 'paragraph', lines: lines.slice(i, end) });
     continuations.push(breaks[i] === 'region');
@@ -220,7 +308,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
   const first = lines[0];
   return {
     units: merged,
-    firstContinues: continuations[0] === true && merged[0]?.kind === 'paragraph',
+    firstContinues: continuations[0] === true && (merged[0]?.kind === 'paragraph' || merged[0]?.kind === 'table'),
     firstMargin: first === undefined ? NaN : (g.margins.get(first.region) ?? NaN),
   };
 }

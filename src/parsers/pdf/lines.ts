@@ -23,7 +23,14 @@ interface LineDraft {
   fonts: Map<string, number>;
   sizes: Map<number, number>;
   mono: number;
+  bold: number;
   chars: number;
+  /** Runs appended so far, and where the second one started. */
+  runs: number;
+  secondX: number;
+  firstText: string;
+  /** Characters of right-to-left runs. */
+  rtl: number;
 }
 
 /** Collapses whitespace and drops control characters that broken font encodings produce. */
@@ -37,7 +44,9 @@ export function buildLines(items: readonly PdfTextItem[]): PdfLine[] {
   const out: PdfLine[] = [];
   let line: LineDraft | null = null;
   for (const item of items) {
-    if (item.str.length === 0 || !Number.isFinite(item.x) || !Number.isFinite(item.y)) {
+    // A run of whitespace is a gap, not text: pdf.js gives one as wide as the gap it fills (between the cells of a
+    // table, across a gutter), which must not join what it separates. The gap is measured from the text itself.
+    if (item.str.length === 0 || !Number.isFinite(item.x) || !Number.isFinite(item.y) || isBlank(item.str)) {
       if (item.hasEOL && line !== null) line.eol = true;
       continue;
     }
@@ -54,11 +63,21 @@ export function buildLines(items: readonly PdfTextItem[]): PdfLine[] {
   return out;
 }
 
+function isBlank(str: string): boolean {
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 0xa0 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
 function continues(line: LineDraft, item: PdfTextItem, size: number): boolean {
   const scale = Math.max(line.size, size);
   const dy = Math.abs(item.y - line.y);
   if (dy > BASELINE_TOLERANCE * scale) return false;
-  const gap = item.x - line.right;
+  // Right-to-left text goes on to the left of what came before it, in the text layer's (reading) order.
+  const leftward = line.rtl > 0 && item.x + item.width <= line.x + 0.5 * scale;
+  const gap = leftward ? line.x - (item.x + Math.max(0, item.width)) : item.x - line.right;
   if (gap < -0.5 * scale || gap > FRAGMENT_GAP * scale) return false;
   // The text layer's line end wins unless the next run clearly goes on along the same baseline.
   if (line.eol && (dy > 0.1 * scale || gap > SPACE_GAP * scale * 4)) return false;
@@ -76,7 +95,12 @@ function start(item: PdfTextItem, size: number): LineDraft {
     fonts: new Map(),
     sizes: new Map(),
     mono: 0,
+    bold: 0,
     chars: 0,
+    runs: 0,
+    secondX: NaN,
+    firstText: '',
+    rtl: 0,
   };
   append(line, item, size);
   return line;
@@ -85,12 +109,18 @@ function start(item: PdfTextItem, size: number): LineDraft {
 function append(line: LineDraft, item: PdfTextItem, size: number): void {
   const str = item.str;
   if (line.text.length > 0) {
-    const gap = item.x - line.right;
+    const gap = line.rtl > 0 && item.x + item.width <= line.x + 0.5 * size ? line.x - (item.x + Math.max(0, item.width)) : item.x - line.right;
     if (gap > SPACE_GAP * size && !/\s$/.test(line.text) && !/^\s/.test(str)) line.text += ' ';
   }
   line.text += str;
   line.right = Math.max(line.right, item.x + Math.max(0, item.width));
+  line.x = Math.min(line.x, item.x);
   line.eol = false;
+  if (str.trim() !== '') {
+    line.runs++;
+    if (line.runs === 1) line.firstText = str.trim();
+    else if (line.runs === 2) line.secondX = item.x;
+  }
   const n = str.replace(/\s+/g, '').length;
   if (n === 0) return;
   line.chars += n;
@@ -98,6 +128,8 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
   const rounded = roundSize(size);
   line.sizes.set(rounded, (line.sizes.get(rounded) ?? 0) + n);
   if (item.monospace === true) line.mono += n;
+  if (item.bold === true) line.bold += n;
+  if (item.rtl === true) line.rtl += n;
 }
 
 function pushLine(out: PdfLine[], draft: LineDraft): void {
@@ -117,6 +149,10 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     cells: 1,
     chars: draft.chars,
     region: 0,
+    ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
+    ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
+    // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
+    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX } : {}),
   });
 }
 

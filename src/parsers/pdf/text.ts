@@ -1,6 +1,7 @@
 /**
- * Lines → block text. Soft-wrapped lines are joined with a space; lines of code (fixed-pitch fonts) and table-like
- * rows keep their line breaks. A word hyphenated across a line break (`infor-` + `mation`) is joined when the joined
+ * Lines → block text. Soft-wrapped lines are joined with a space, except after a dash or a slash (`737–` + `9`,
+ * `https://` + `www.…`) and between two CJK characters, where the break adds nothing; lines of code (fixed-pitch
+ * fonts) and table-like rows keep their line breaks. A word hyphenated across a line break (`infor-` + `mation`) is joined when the joined
  * word is a word of the document, or when the piece before the hyphen is no word of its own (`discov-` + `ered`). The
  * hyphen stays when the document writes the compound with a hyphen elsewhere, or when the first piece is a word of
  * four letters or more (`self-` + `made` → `self-made`).
@@ -12,6 +13,12 @@ export type Vocabulary = (word: string) => boolean;
 
 const HYPHENATED = /(\p{L}+)-$/u;
 const LEADING_WORD = /^\p{L}+/u;
+/** A line end after which the text runs on without a space: a dash (not a hyphen, handled apart) or a slash. */
+const JOINING_END = /[–—/]$/u;
+/** Scripts written without spaces between words (Han, kana, CJK punctuation and full-width forms). */
+const CJK_CLASS = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff00-\\uffef]';
+const CJK_END = new RegExp(`${CJK_CLASS}$`, 'u');
+const CJK_START = new RegExp(`^${CJK_CLASS}`, 'u');
 
 /** Joins the lines of one block (or one list item) into its text; `keepBreaks` false joins code and rows with spaces too. */
 export function joinLines(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): string {
@@ -59,6 +66,8 @@ function separator(previous: PdfLine, line: PdfLine, knows: Vocabulary, keepBrea
       return null;
     }
   }
+  if (JOINING_END.test(text)) return '';
+  if (CJK_END.test(text) && CJK_START.test(line.text)) return '';
   return ' ';
 }
 

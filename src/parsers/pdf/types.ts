@@ -19,6 +19,37 @@ export interface PdfTextItem {
   readonly hasEOL: boolean;
   /** The font is fixed-pitch (code listings keep their line breaks). */
   readonly monospace?: boolean;
+  /** Direction of the baseline in degrees, counter-clockwise (0 for horizontal text; 90 for text read bottom-up). */
+  readonly angle?: number;
+  /** The font is a bold face, by its name. */
+  readonly bold?: boolean;
+  /** The run is right-to-left text (Arabic, Hebrew), in reading order. */
+  readonly rtl?: boolean;
+}
+
+/** An axis-aligned box in page space: `x0 <= x1`, `y0 <= y1`. */
+export interface PdfBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** A ruling segment: horizontal (`y0 === y1`) or vertical (`x0 === x1`). */
+export type PdfRule = PdfBox;
+
+/** What a page draws besides text. */
+export interface PdfGraphics {
+  /** Straight horizontal and vertical strokes, thin fills, and the sides of rectangles. */
+  readonly rules: readonly PdfRule[];
+  /** Where images are painted. */
+  readonly images: readonly PdfBox[];
+  /** Boxes of other vector drawings: curves, slanted lines, filled shapes. */
+  readonly drawings: readonly PdfBox[];
+  /** The page drew more than `MAX_PAGE_GRAPHICS` of them; the rest were not read. */
+  readonly truncated?: boolean;
+  /** pdf.js could not list what the page draws: nothing is known of it. */
+  readonly unlisted?: boolean;
 }
 
 /** A line (or, before column ordering, a fragment of one) of a page. */
@@ -43,4 +74,17 @@ export interface PdfLine {
   readonly chars: number;
   /** Reading-order region (a column of a band) the line belongs to; set by `orderLines`. */
   readonly region: number;
+  /** Most of the line's characters are in a bold face. */
+  readonly bold?: boolean;
+  /** The line reads right to left: its fragments on one baseline are read from the rightmost. */
+  readonly rtl?: boolean;
+  /** Where the text after a leading bullet or number starts, when that marker is a run of its own. */
+  readonly textX?: number;
+  /** The line lies inside a figure (an image or a vector drawing): its text is a label, never a heading. */
+  readonly figure?: boolean;
+  /**
+   * The line stands for something else of the page in the reading order, and has no text: the index of a table of
+   * the page, or -1 for an image, which only cuts the page into bands.
+   */
+  readonly insert?: number;
 }

@@ -79,16 +79,37 @@ describe('createPdfAssembler', () => {
     expect(assembler.end().length).toBeGreaterThan(0);
   });
 
-  it('takes headings from the outline and warns about entries it cannot find', () => {
+  it('takes headings from an outline whose entries match the pages, and warns about entries it cannot find', () => {
     const assembler = createPdfAssembler({
       outline: [
         { title: 'Introduction', depth: 1, page: 1 },
+        { title: 'Methods', depth: 2, page: 1 },
+        { title: 'Results', depth: 1, page: 2 },
         { title: 'Missing entry', depth: 1, page: 2 },
       ],
     });
-    const blocks = [...assembler.write(page(1, ['Introduction', '', 'Body text.'])), ...assembler.write(page(2, ['More.'])), ...assembler.end()];
-    // Two pages are too few to call the header a running one: it stays, and the outline heading follows it.
-    expect(blocks.filter((b) => b.kind === 'heading')).toMatchObject([{ depth: 1, title: 'Introduction', text: 'Introduction' }]);
-    expect(assembler.warnings()[0]).toMatch(/1 outline entry was not found.*Missing entry/);
+    const blocks = [
+      ...assembler.write(page(1, ['Introduction', '', 'Body text.', '', 'Methods', '', 'More body.'])),
+      ...assembler.write(page(2, ['Results', '', 'More.'])),
+      ...assembler.end(),
+    ];
+    // Two pages are too few to call the header a running one: it stays, and the outline headings follow it.
+    expect(blocks.filter((b) => b.kind === 'heading')).toMatchObject([
+      { depth: 1, title: 'Introduction', text: 'Introduction' },
+      { depth: 2, title: 'Methods' },
+      { depth: 1, title: 'Results' },
+    ]);
+    expect(assembler.warnings()).toEqual([expect.stringMatching(/1 outline entry was not found.*Missing entry/)]);
+  });
+
+  it('ignores an outline of one or two entries (a file name, a title) and takes headings from fonts', () => {
+    const assembler = createPdfAssembler({ outline: [{ title: 'Introduction', depth: 1, page: 1 }] });
+    const big = (text: string, y: number) => ({ ...item(text, 50, y), fontSize: 16 });
+    const blocks = [
+      ...assembler.write({ number: 1, items: [big('Introduction', 700), item('Body text of the page goes on here.', 50, 670), big('Methods', 640), item('More body text.', 50, 610)] }),
+      ...assembler.end(),
+    ];
+    expect(blocks.filter((b) => b.kind === 'heading').map((b) => b.text)).toEqual(['Introduction', 'Methods']);
+    expect(assembler.warnings()).toEqual(['The outline has only 1 entry: headings come from fonts']);
   });
 });

@@ -1,0 +1,136 @@
+/**
+ * Tables without rulings, from text alignment, within a bounded region and only when the columns are clear: a run of
+ * consecutive rows (baselines) that each hold three fragments or more, none of them a line of prose, whose columns
+ * are separated by vertical strips of white that no fragment of the run crosses (the "rivers" of a table set on a
+ * grid), whether its columns are set flush left or, as figures are, flush right. A row of one or two narrow fragments
+ * between two rows of the table is a cell's text wrapped onto another line: it joins the row above.
+ */
+import type { TableGrid } from './tables.js';
+import type { PdfLine } from './types.js';
+
+/** Fewest consecutive rows of a table found from alignment. */
+const MIN_ROWS = 4;
+/** Fewest columns. */
+const MIN_COLUMNS = 3;
+/** A fragment wider than this share of the page's text is prose, and ends a run of rows. */
+const PROSE_WIDTH = 0.4;
+/** Share of a table's cells that hold text. */
+const FILLED_SHARE = 0.6;
+/** Share of the filled cells that hold a word or a figure of two characters or more. */
+const WORDED_SHARE = 0.6;
+/** Fewest points of white, in font sizes, between two columns. */
+const RIVER = 0.8;
+
+/** A table found from alignment, and the fragments it took. */
+export interface AlignedTable {
+  readonly grid: TableGrid;
+  readonly fragments: ReadonlySet<PdfLine>;
+}
+
+/** The rows of fragments of a page: fragments within a third of a font size of one baseline, top first. */
+function rowsOf(fragments: readonly PdfLine[]): PdfLine[][] {
+  const sorted = [...fragments].filter((f) => f.insert === undefined).sort((a, b) => b.y - a.y || a.x - b.x);
+  const rows: PdfLine[][] = [];
+  for (const f of sorted) {
+    const row = rows[rows.length - 1];
+    const first = row?.[0];
+    if (first !== undefined && Math.abs(first.y - f.y) <= 0.35 * Math.max(first.fontSize, f.fontSize)) (row as PdfLine[]).push(f);
+    else rows.push([f]);
+  }
+  for (const row of rows) row.sort((a, b) => a.x - b.x);
+  return rows;
+}
+
+/** Finds the tables a page's fragments set on a grid without rulings. */
+export function findAlignedTables(fragments: readonly PdfLine[]): AlignedTable[] {
+  if (fragments.length < MIN_ROWS * MIN_COLUMNS) return [];
+  let left = Infinity;
+  let right = -Infinity;
+  for (const f of fragments) {
+    left = Math.min(left, f.x);
+    right = Math.max(right, f.right);
+  }
+  const prose = PROSE_WIDTH * (right - left);
+  const rows = rowsOf(fragments);
+  const tables: AlignedTable[] = [];
+  const narrow = (row: readonly PdfLine[]): boolean => row.every((f) => f.right - f.x <= prose);
+  const tabular = (row: readonly PdfLine[]): boolean => row.length >= MIN_COLUMNS && narrow(row);
+  let start = 0;
+  while (start < rows.length) {
+    if (!tabular(rows[start] as PdfLine[])) {
+      start++;
+      continue;
+    }
+    // The run's rows, wrapped lines of a cell joined to the row above.
+    const run: PdfLine[][] = [[...(rows[start] as PdfLine[])]];
+    let end = start + 1;
+    const wrapped = (row: readonly PdfLine[]): boolean => row.length <= 2 && narrow(row);
+    while (end < rows.length && spacing(rows, end)) {
+      const row = rows[end] as PdfLine[];
+      if (tabular(row)) {
+        run.push([...row]);
+        end++;
+        continue;
+      }
+      // Wrapped lines belong to the table when a row of it follows them (or the page ends with them).
+      let next = end;
+      while (next < rows.length && wrapped(rows[next] as PdfLine[]) && (next === end || spacing(rows, next))) next++;
+      const follows = next < rows.length && tabular(rows[next] as PdfLine[]) && spacing(rows, next);
+      if (next === end || (!follows && next < rows.length)) break;
+      for (let k = end; k < next; k++) (run[run.length - 1] as PdfLine[]).push(...(rows[k] as PdfLine[]));
+      end = next;
+    }
+    const table = run.length >= MIN_ROWS ? tableOf(run) : null;
+    if (table !== null) tables.push(table);
+    start = end;
+  }
+  return tables;
+}
+
+/** True when row `k` follows row `k - 1` at about a line's step (a paragraph gap ends a table). */
+function spacing(rows: readonly PdfLine[][], k: number): boolean {
+  const a = (rows[k - 1] as PdfLine[])[0] as PdfLine;
+  const b = (rows[k] as PdfLine[])[0] as PdfLine;
+  return a.y - b.y <= 2.4 * Math.max(a.fontSize, b.fontSize);
+}
+
+/** The grid of a run of rows, or null when its columns are not clear (too few rivers run through all of it). */
+function tableOf(rows: readonly PdfLine[][]): AlignedTable | null {
+  // The white strips every row leaves: the complement of the union of all fragments' extents.
+  const spans = rows.flat().map((f) => [f.x, f.right] as [number, number]).sort((a, b) => a[0] - b[0]);
+  let size = 0;
+  for (const row of rows) for (const f of row) size = Math.max(size, f.fontSize);
+  const rivers: number[] = [];
+  let reach = (spans[0] as [number, number])[1];
+  for (const [x0, x1] of spans.slice(1)) {
+    if (x0 - reach >= RIVER * size) rivers.push((x0 + reach) / 2);
+    reach = Math.max(reach, x1);
+  }
+  if (rivers.length < MIN_COLUMNS - 1) return null;
+  const cells = rows.map((row) => {
+    const cellsOfRow: string[] = new Array<string>(rivers.length + 1).fill('');
+    for (const f of [...row].sort((a, b) => b.y - a.y || a.x - b.x)) {
+      const centre = (f.x + f.right) / 2;
+      let k = 0;
+      while (k < rivers.length && centre > (rivers[k] as number)) k++;
+      cellsOfRow[k] = cellsOfRow[k] === '' ? f.text : `${cellsOfRow[k]} ${f.text}`;
+    }
+    return cellsOfRow;
+  });
+  // Clear columns are filled in most rows (a river between two sparse columns is a coincidence of short words), and
+  // most cells hold a word or a figure (the labels of a plot, a transcript's line numbers and colons do not).
+  const filled = cells[0]?.map((_, k) => cells.filter((r) => r[k] !== '').length) ?? [];
+  if (filled.filter((n) => n >= 0.5 * rows.length).length < MIN_COLUMNS) return null;
+  const nonEmpty = cells.flat().filter((c) => c !== '');
+  if (nonEmpty.length < FILLED_SHARE * cells.length * (rivers.length + 1)) return null;
+  if (nonEmpty.filter((c) => (c.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length < WORDED_SHARE * nonEmpty.length) return null;
+  const used = new Set(rows.flat());
+  const all = rows.flat();
+  const box = {
+    x0: Math.min(...all.map((f) => f.x)),
+    x1: Math.max(...all.map((f) => f.right)),
+    y0: Math.min(...all.map((f) => f.y)) - 0.3 * size,
+    y1: Math.max(...all.map((f) => f.y)) + size,
+  };
+  return { grid: { box, rows: cells, headerRows: 1, fontSize: size }, fragments: used };
+}

@@ -1,0 +1,63 @@
+/**
+ * Unreadable text: a font without a usable Unicode mapping (a subset font whose codes are its glyph numbers, and no
+ * `ToUnicode` table) comes out of the text layer as its raw codes, which read as control characters and ASCII
+ * punctuation (`" % & % '`). Such text would be indexed as junk; it needs OCR instead. Letters, digits and the
+ * punctuation of ordinary text, code and tables stay well below the shares measured here.
+ */
+import type { PdfTextItem } from './types.js';
+
+/** Fewest non-space characters of a font on a page before its text is judged. */
+const MIN_CHARS = 12;
+/** A font is unreadable when this share of its characters is control characters, private-use or ASCII symbols. */
+const JUNK_SHARE = 0.6;
+/** Or when this share of them is control characters alone. */
+const CONTROL_SHARE = 0.3;
+/** A page whose unreadable fonts hold more than this share of its characters is unreadable as a whole. */
+const PAGE_SHARE = 0.5;
+
+/** 0 for a space, 1 for an ordinary character, 2 for an ASCII symbol, private-use or replacement character, 3 for a control character. */
+function kind(code: number): number {
+  if (code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0) return 0;
+  if (code < 32 || code === 127) return 3;
+  if (code < 127) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ? 1 : 2;
+  return (code >= 0xe000 && code <= 0xf8ff) || code === 0xfffd ? 2 : 1;
+}
+
+/** Which fonts of a page give unreadable text, and whether the page as a whole is unreadable. */
+export interface Readability {
+  /** Font ids whose text on this page is junk. */
+  readonly junkFonts: ReadonlySet<string>;
+  /** Most of the page's text is junk: the page needs OCR. */
+  readonly unreadable: boolean;
+}
+
+/** Judges the text of one page, font by font. */
+export function judgeReadability(items: readonly PdfTextItem[]): Readability {
+  const counts = new Map<string, { chars: number; junk: number; control: number }>();
+  let total = 0;
+  for (const item of items) {
+    let c = counts.get(item.fontName);
+    const str = item.str;
+    for (let i = 0; i < str.length; i++) {
+      const k = kind(str.charCodeAt(i));
+      if (k === 0) continue;
+      if (c === undefined) counts.set(item.fontName, (c = { chars: 0, junk: 0, control: 0 }));
+      c.chars++;
+      total++;
+      if (k === 3) {
+        c.control++;
+        c.junk++;
+      } else if (k === 2) c.junk++;
+    }
+  }
+  const junkFonts = new Set<string>();
+  let junkChars = 0;
+  for (const [font, c] of counts) {
+    if (c.chars < MIN_CHARS) continue;
+    if (c.junk >= JUNK_SHARE * c.chars || c.control >= CONTROL_SHARE * c.chars) {
+      junkFonts.add(font);
+      junkChars += c.chars;
+    }
+  }
+  return { junkFonts, unreadable: total >= MIN_CHARS && junkChars > PAGE_SHARE * total };
+}

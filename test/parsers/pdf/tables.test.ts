@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { findAlignedTables } from '../../../src/parsers/pdf/aligned-tables.js';
+import { findRuledTables } from '../../../src/parsers/pdf/ruled-tables.js';
+import { delimiterRow, fillRuledTable, pipeCell, pipeRow } from '../../../src/parsers/pdf/tables.js';
+import type { PdfRule } from '../../../src/parsers/pdf/types.js';
+import { item, line } from '../../support/pdf-lines.js';
+
+/** The rules of a grid: columns at `xs`, rows at `ys` (top first), every edge drawn, each a little off as drawn. */
+function grid(xs: number[], ys: number[], wobble = 0): PdfRule[] {
+  const rules: PdfRule[] = [];
+  const top = ys[0] as number;
+  const bottom = ys[ys.length - 1] as number;
+  xs.forEach((x, i) => rules.push({ x0: x + (i % 2) * wobble, y0: bottom, x1: x + (i % 2) * wobble, y1: top }));
+  ys.forEach((y, i) => rules.push({ x0: xs[0] as number, y0: y - (i % 2) * wobble, x1: xs[xs.length - 1] as number, y1: y - (i % 2) * wobble }));
+  return rules;
+}
+
+const join = (lines: readonly { text: string }[]) => lines.map((l) => l.text).join(' ');
+
+describe('findRuledTables', () => {
+  it('finds the cells of a grid whose rules are a point or two off, snapped together', () => {
+    const [table] = findRuledTables(grid([100, 200, 300, 400], [500, 480, 460], 2));
+    expect(table?.columns).toHaveLength(4);
+    expect(table?.rows).toHaveLength(3);
+    expect(table?.grid).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+    ].map((row, r) => row.map((_, k) => table!.grid[r]![k]!)));
+    expect(new Set(table?.grid.flat()).size).toBe(6);
+  });
+
+  it('joins a rule drawn in pieces, and gives a cell spanning two columns to both', () => {
+    const rules = grid([100, 200, 300], [500, 480, 460]).filter((r) => !(r.x0 === 200 && r.x1 === 200));
+    // The middle vertical rule only in the lower row: the top row is one cell across.
+    rules.push({ x0: 200, y0: 460, x1: 200, y1: 479 }, { x0: 100, y0: 480, x1: 150, y1: 480 }, { x0: 152, y0: 480, x1: 300, y1: 480 });
+    const [table] = findRuledTables(rules);
+    expect(table?.grid[0]?.[0]).toBe(table?.grid[0]?.[1]);
+    expect(table?.grid[1]?.[0]).not.toBe(table?.grid[1]?.[1]);
+  });
+
+  it('finds no table in a single box, a lone rule or a flood of unrelated lines', () => {
+    expect(findRuledTables(grid([100, 300], [500, 400]))).toEqual([]);
+    expect(findRuledTables([{ x0: 100, y0: 500, x1: 400, y1: 500 }])).toEqual([]);
+  });
+
+  it('frames a table ruled across only, at the ends of its rules', () => {
+    const across: PdfRule[] = [500, 480, 400].map((y) => ({ x0: 100, y0: y, x1: 400, y1: y }));
+    across.push({ x0: 250, y0: 400, x1: 250, y1: 500 });
+    const [table] = findRuledTables(across);
+    expect(table?.columns).toEqual([100, 250, 400]);
+    expect(table?.rows).toEqual([500, 480, 400]);
+  });
+});
+
+describe('fillRuledTable', () => {
+  it('places runs into cells, cuts a run that crosses into the next cell between its characters, and renders pipes', () => {
+    const [table] = findRuledTables(grid([100, 200, 300], [500, 480, 460]));
+    const items = [item('Name', 105, 485), item('Age', 205, 485), item('Ada', 105, 465), item('36', 205, 465)];
+    const { grid: g, used } = fillRuledTable(table!, items, join);
+    expect(g?.rows).toEqual([
+      ['Name', 'Age'],
+      ['Ada', '36'],
+    ]);
+    expect(used.size).toBe(4);
+    // One run holding both cells of a row, as some writers set a row.
+    const whole = fillRuledTable(table!, [item('Name', 105, 485), item('Age', 205, 485), item('Bob    41', 105, 465, { width: 190 })], join);
+    expect(whole.grid?.rows[1]).toEqual(['Bob', '41']);
+  });
+
+  it('takes a grid with text cut inside its words for a drawing behind prose', () => {
+    const [table] = findRuledTables(grid([100, 200, 300], [500, 480, 460, 440]));
+    // The column edge at 200 falls inside "continuously" on every line.
+    const prose = [485, 465, 445].map((y) => item('continuously written words', 150, y, { width: 140 }));
+    expect(fillRuledTable(table!, prose, join).grid).toBeNull();
+  });
+
+  it('escapes pipes in cells', () => {
+    expect(pipeCell('a | b\\c')).toBe('a \\| b\\\\c');
+    expect(pipeRow(['x', 'y'])).toBe('| x | y |');
+    expect(delimiterRow(3)).toBe('| --- | --- | --- |');
+  });
+});
+
+describe('findAlignedTables', () => {
+  const row = (y: number, cells: [number, string][]) => cells.map(([x, text]) => line(text, x, y));
+
+  it('finds rows set on a grid without rules, a wrapped cell joined to its row', () => {
+    const fragments = [
+      ...row(700, [[50, 'Region'], [200, 'Office'], [350, 'Budget']]),
+      ...row(688, [[50, 'North Harbour'], [200, 'Lantern Street'], [350, '1,200.50']]),
+      ...row(676, [[50, 'South Meadow'], [200, 'Copper Road'], [350, '980.00']]),
+      ...row(664, [[200, 'and its annex']]),
+      ...row(652, [[50, 'East Orchard'], [200, 'Granite Lane'], [350, '2,310.75']]),
+      ...row(640, [[50, 'West River'], [200, 'Violin Square'], [350, '415.20']]),
+    ];
+    const [table] = findAlignedTables(fragments);
+    expect(table?.grid.rows).toEqual([
+      ['Region', 'Office', 'Budget'],
+      ['North Harbour', 'Lantern Street', '1,200.50'],
+      ['South Meadow', 'Copper Road and its annex', '980.00'],
+      ['East Orchard', 'Granite Lane', '2,310.75'],
+      ['West River', 'Violin Square', '415.20'],
+    ]);
+    expect(table?.fragments.size).toBe(fragments.length);
+  });
+
+  it('finds none in prose, in three rows, or in scattered labels', () => {
+    const prose = [700, 688, 676, 664, 652].map((y) => line('a line of prose that fills the column from side to side', 50, y));
+    expect(findAlignedTables(prose)).toEqual([]);
+    const short = [700, 688, 676].flatMap((y) => row(y, [[50, 'alpha'], [200, 'beta'], [350, 'gamma']]));
+    expect(findAlignedTables(short)).toEqual([]);
+    const labels = [700, 688, 676, 664].flatMap((y) => row(y, [[50, 'a'], [200, '*'], [350, 'b']]));
+    expect(findAlignedTables(labels)).toEqual([]);
+  });
+});
