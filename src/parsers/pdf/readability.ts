@@ -38,9 +38,16 @@ export function judgeReadability(items: readonly PdfTextItem[]): Readability {
   for (const item of items) {
     let c = counts.get(item.fontName);
     const str = item.str;
+    // The last character that was not a space: a symbol repeated after it is a leader (`. . . .`, `-----`) of a
+    // contents page or a form, not a raw glyph code, whose runs vary.
+    let previous = -1;
     for (let i = 0; i < str.length; i++) {
-      const k = kind(str.charCodeAt(i));
+      const code = str.charCodeAt(i);
+      const k = kind(code);
       if (k === 0) continue;
+      const repeated = k === 2 && code === previous;
+      previous = code;
+      if (repeated) continue;
       if (c === undefined) counts.set(item.fontName, (c = { chars: 0, junk: 0, control: 0 }));
       c.chars++;
       total++;

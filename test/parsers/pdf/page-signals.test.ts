@@ -94,6 +94,15 @@ describe('judgeReadability', () => {
     ];
     expect(judgeReadability(page)).toEqual({ junkFonts: new Set(), unreadable: false });
   });
+  it('reads the dot leaders of a contents page as leaders, not raw codes', () => {
+    const page = [
+      item('1 Einleitung . . . . . . . . . . . . . . . . . . 3', 50, 700, { fontName: 'toc' }),
+      item('2 Grundlagen ............................ 5', 50, 688, { fontName: 'toc' }),
+      item('2.1 Geometrie ----------------------- 7', 50, 676, { fontName: 'toc' }),
+      item('. . . . . . . . . . . . . . . . . . . . . . . . 9', 50, 664, { fontName: 'toc' }),
+    ];
+    expect(judgeReadability(page)).toEqual({ junkFonts: new Set(), unreadable: false });
+  });
 });
 
 describe('rotation', () => {
