@@ -10,7 +10,7 @@
  * A page goes through: font names (one font loaded twice is one font), unreadable fonts dropped (a page that is
  * mostly junk gives no text and is counted for OCR), rotated text set apart, ruled tables found and their runs
  * placed into cells, lines and figure labels, running headers and footers, reading order (tables and images cut the
- * page into bands), then units. Footnotes, mastheads and rotated text are the page's peripheral blocks: they come
+ * page into bands), then groups. Footnotes, mastheads and rotated text are the page's peripheral blocks: they come
  * after its body, so that a paragraph running on from one page to the next is never cut by them.
  *
  * Memory is bounded by a window of pages: a page is laid out once `window` later pages have been written, so that
@@ -23,7 +23,7 @@ import { orderLines } from './columns.js';
 import { createFontRegistry } from './fonts.js';
 import { createFurnitureDetector, furnitureCandidates } from './furniture.js';
 import { createFontStats, createSizeRanks, matchTitle, type Depth, type OutlineEntry } from './headings.js';
-import { continuesParagraph, layoutPage, type Unit } from './layout.js';
+import { continuesParagraph, layoutPage, type LineGroup } from './layout.js';
 import { buildLines } from './lines.js';
 import { judgeReadability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
@@ -101,11 +101,11 @@ const OUTLINE_EVIDENCE = 3;
 /** A footnote or masthead is set at most this share of the body size. */
 const SMALL_TEXT = 0.9;
 
-interface OpenUnit {
-  unit: Unit;
+interface OpenGroup {
+  group: LineGroup;
   page: number;
   pageEnd: number;
-  /** Index of the first line (or, for a table, row) of each next page, for a unit run on across pages. */
+  /** Index of the first line (or, for a table, row) of each next page, for a group run on across pages. */
   breaks?: number[];
 }
 
@@ -144,19 +144,19 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
   const missing: string[] = [];
   const unreadable: number[] = [];
   const pending: PendingPage[] = [];
-  let open: OpenUnit | null = null;
-  /** Peripheral units of the page the open unit ends on: emitted once it is known whether that unit runs on. */
-  let openPeripheral: OpenUnit[] = [];
+  let open: OpenGroup | null = null;
+  /** Peripheral groups of the page the open group ends on: emitted once it is known whether that group runs on. */
+  let openPeripheral: OpenGroup[] = [];
   let offset = 0;
   let line = 1;
   let region = 0;
 
-  const emit = (o: OpenUnit): Block => {
+  const emit = (o: OpenGroup): Block => {
     const start = offset;
     const gapBefore = start === 0 ? '' : PDF_BLOCK_SEPARATOR;
     const base = { start, page: o.page, ...(o.pageEnd !== o.page ? { pageEnd: o.pageEnd } : {}), gapBefore };
     let block: Block;
-    const u = o.unit;
+    const u = o.group;
     if (u.kind === 'list') {
       const items: ListItemSpan[] = [];
       const texts: string[] = [];
@@ -294,23 +294,23 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       ...[...page.rotated].sort(byTop).map((l) => ({ ...l, region: region + 1 })),
     ];
     region += 2;
-    const asideUnits: Unit[] = aside.length === 0 ? [] : layoutPage(aside, { bodySize, bodyFont: stats.bodyFont(), outlineHeadings: new Map() }).units;
-    const units = layout.units;
+    const asideGroups: LineGroup[] = aside.length === 0 ? [] : layoutPage(aside, { bodySize, bodyFont: stats.bodyFont(), outlineHeadings: new Map() }).groups;
+    const groups = layout.groups;
     const out: Block[] = [];
     let u = 0;
-    if (open !== null && units.length > 0) {
-      const first = units[0] as Unit;
+    if (open !== null && groups.length > 0) {
+      const first = groups[0] as LineGroup;
       const runsOn = layout.firstContinues ? continuation(open, first, layout.firstMargin) : null;
       if (runsOn !== null) {
-        // The open unit runs on: the previous page's peripheral blocks go first, then the unit grows.
+        // The open group runs on: the previous page's peripheral blocks go first, then the group grows.
         for (const p of openPeripheral) out.push(emit(p));
         openPeripheral = [];
         const breaks = [...(open.breaks ?? [])];
         for (let n = open.pageEnd + 1; n <= page.number; n++) breaks.push(runsOn.at);
-        open = { unit: runsOn.unit, page: open.page, pageEnd: page.number, breaks };
+        open = { group: runsOn.group, page: open.page, pageEnd: page.number, breaks };
         u = 1;
       }
-      if (u < units.length) {
+      if (u < groups.length) {
         out.push(emit(open));
         open = null;
       }
@@ -319,29 +319,29 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       for (const p of openPeripheral) out.push(emit(p));
       openPeripheral = [];
     }
-    for (; u < units.length; u++) {
-      const unit = units[u] as Unit;
-      const next: OpenUnit = { unit, page: page.number, pageEnd: page.number };
-      if (u === units.length - 1) open = next;
+    for (; u < groups.length; u++) {
+      const group = groups[u] as LineGroup;
+      const next: OpenGroup = { group, page: page.number, pageEnd: page.number };
+      if (u === groups.length - 1) open = next;
       else out.push(emit(next));
     }
-    const peripheralUnits = asideUnits.map((unit): OpenUnit => ({ unit, page: page.number, pageEnd: page.number }));
+    const peripheralUnits = asideGroups.map((group): OpenGroup => ({ group, page: page.number, pageEnd: page.number }));
     if (open === null) for (const p of peripheralUnits) out.push(emit(p));
     else openPeripheral.push(...peripheralUnits);
     return out;
   };
 
-  /** The open unit grown by `first`, when `first` runs it on; null when it does not. */
-  const continuation = (o: OpenUnit, first: Unit, margin: number): { unit: Unit; at: number } | null => {
-    if (o.unit.kind === 'paragraph' && first.kind === 'paragraph' && o.unit.lines.length < MAX_OPEN_LINES) {
-      const last = o.unit.lines[o.unit.lines.length - 1] as PdfLine;
+  /** The open group grown by `first`, when `first` runs it on; null when it does not. */
+  const continuation = (o: OpenGroup, first: LineGroup, margin: number): { group: LineGroup; at: number } | null => {
+    if (o.group.kind === 'paragraph' && first.kind === 'paragraph' && o.group.lines.length < MAX_OPEN_LINES) {
+      const last = o.group.lines[o.group.lines.length - 1] as PdfLine;
       if (!continuesParagraph(last, first.lines[0] as PdfLine, margin)) return null;
-      return { unit: { kind: 'paragraph', lines: [...o.unit.lines, ...first.lines] }, at: o.unit.lines.length };
+      return { group: { kind: 'paragraph', lines: [...o.group.lines, ...first.lines] }, at: o.group.lines.length };
     }
-    if (o.unit.kind === 'table' && first.kind === 'table' && o.unit.grid.rows.length < MAX_OPEN_ROWS) {
-      const grid = joinTables(o.unit.grid, first.grid);
+    if (o.group.kind === 'table' && first.kind === 'table' && o.group.grid.rows.length < MAX_OPEN_ROWS) {
+      const grid = joinTables(o.group.grid, first.grid);
       if (grid === null) return null;
-      return { unit: { kind: 'table', grid, lines: o.unit.lines }, at: o.unit.grid.rows.length };
+      return { group: { kind: 'table', grid, lines: o.group.lines }, at: o.group.grid.rows.length };
     }
     return null;
   };

@@ -1,5 +1,5 @@
 /**
- * One page's ordered lines → units (headings, paragraphs, lists, code, tables). Paragraphs break at vertical gaps
+ * One page's ordered lines → groups (headings, paragraphs, lists, code, tables). Paragraphs break at vertical gaps
  * larger than the page's usual line step, at a change of font size, and at a first-line indent from a column's
  * left margin. Lists start at a bullet or a number and take the lines of the item's text under it. Lines set in a
  * fixed-pitch font are code. A table (found from the page's drawing) stands in the line order as a placeholder.
@@ -9,7 +9,7 @@ import type { TableGrid } from './tables.js';
 import type { PdfLine } from './types.js';
 
 /** A run of lines that becomes one block. */
-export type Unit =
+export type LineGroup =
   | { readonly kind: 'heading'; readonly lines: PdfLine[]; readonly depth: Depth; readonly title?: string }
   | { readonly kind: 'paragraph'; readonly lines: PdfLine[] }
   | { readonly kind: 'list'; readonly ordered: boolean; readonly items: PdfLine[][] }
@@ -154,20 +154,20 @@ export function continuesParagraph(previous: PdfLine, line: PdfLine, lineMargin:
   return !SENTENCE_END.test(previous.text) || /^\p{Ll}/u.test(line.text);
 }
 
-/** A page laid out: its units, and whether the first unit may continue the previous page's last one. */
+/** A page laid out: its groups, and whether the first group may continue the previous page's last one. */
 export interface PageLayout {
-  readonly units: Unit[];
-  /** The first unit is a paragraph (or list) that may be the continuation of the last one of the previous page. */
+  readonly groups: LineGroup[];
+  /** The first group is a paragraph (or list) that may be the continuation of the last one of the previous page. */
   readonly firstContinues: boolean;
   /** Left margin of the first line's column (NaN when unknown), for `continuesParagraph`. */
   readonly firstMargin: number;
 }
 
-/** Lays out the ordered lines of one page into units. */
+/** Lays out the ordered lines of one page into groups. */
 export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLayout {
   const g = measure(lines);
   const breaks = lines.map((_, i) => breakBefore(lines, i, g));
-  const units: Unit[] = [];
+  const groups: LineGroup[] = [];
   const continuations: boolean[] = [];
   let i = 0;
   const headingAt = (k: number, previousIsHeading: boolean): { depth: Depth; title?: string; count: number } | null => {
@@ -189,7 +189,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
     if (line.insert !== undefined) {
       const grid = line.insert >= 0 ? ctx.tables?.[line.insert] : undefined;
       if (grid !== undefined) {
-        units.push({ kind: 'table', grid, lines: [line] });
+        groups.push({ kind: 'table', grid, lines: [line] });
         continuations.push(breaks[i] === 'region');
       }
       i++;
@@ -212,14 +212,14 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
           // Four lines or more (or a long text) in a larger font are a paragraph set large, not a heading.
           end = i + 1;
           while (end < lines.length && breaks[end] === 'none') end++;
-          units.push({ kind: 'paragraph', lines: lines.slice(i, end) });
+          groups.push({ kind: 'paragraph', lines: lines.slice(i, end) });
           continuations.push(false);
           i = end;
           continue;
         }
       }
-      const unit: Unit = { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth };
-      units.push(heading.title === undefined ? unit : { ...unit, title: heading.title });
+      const group: LineGroup = { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth };
+      groups.push(heading.title === undefined ? group : { ...group, title: heading.title });
       continuations.push(false);
       i = end;
       continue;
@@ -234,7 +234,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
         if (prev.y - next.y > 2.6 * g.step * next.fontSize || prev.y <= next.y) break;
         end++;
       }
-      units.push({ kind: 'code', lines: lines.slice(i, end) });
+      groups.push({ kind: 'code', lines: lines.slice(i, end) });
       continuations.push(false);
       i = end;
       continue;
@@ -270,7 +270,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
         }
         items.push(item);
       }
-      units.push({ kind: 'list', ordered: marker === 'ordered', items });
+      groups.push({ kind: 'list', ordered: marker === 'ordered', items });
       continuations.push(breaks[i] === 'region');
       i = k;
       continue;
@@ -286,28 +286,28 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
       end++;
     }
     // A paragraph also ends where the next column begins, unless its text runs on (no sentence end, or a lower-case start).
-    units.push({ kind: 'paragraph', lines: lines.slice(i, end) });
+    groups.push({ kind: 'paragraph', lines: lines.slice(i, end) });
     continuations.push(breaks[i] === 'region');
     i = end;
   }
   // Paragraphs that run on from one column to the next are joined here; across pages, by the caller.
-  const merged: Unit[] = [];
-  for (let u = 0; u < units.length; u++) {
-    const unit = units[u] as Unit;
+  const merged: LineGroup[] = [];
+  for (let u = 0; u < groups.length; u++) {
+    const group = groups[u] as LineGroup;
     const prev = merged[merged.length - 1];
-    if (u > 0 && continuations[u] === true && unit.kind === 'paragraph' && prev?.kind === 'paragraph') {
-      const first = unit.lines[0] as PdfLine;
+    if (u > 0 && continuations[u] === true && group.kind === 'paragraph' && prev?.kind === 'paragraph') {
+      const first = group.lines[0] as PdfLine;
       const last = prev.lines[prev.lines.length - 1] as PdfLine;
       if (continuesParagraph(last, first, g.margins.get(first.region) ?? NaN)) {
-        merged[merged.length - 1] = { kind: 'paragraph', lines: [...prev.lines, ...unit.lines] };
+        merged[merged.length - 1] = { kind: 'paragraph', lines: [...prev.lines, ...group.lines] };
         continue;
       }
     }
-    merged.push(unit);
+    merged.push(group);
   }
   const first = lines[0];
   return {
-    units: merged,
+    groups: merged,
     firstContinues: continuations[0] === true && (merged[0]?.kind === 'paragraph' || merged[0]?.kind === 'table'),
     firstMargin: first === undefined ? NaN : (g.margins.get(first.region) ?? NaN),
   };
