@@ -73,7 +73,7 @@ function prose(seed: number): { sentence(): string; paragraph(sentences: number)
 
 /** Chunks of `after` whose embedded text is in no chunk of `before`: what must be embedded again. */
 function reembedded(before: string, after: string): number {
-  const options = { unit: 'words' as const, maxSize: 120, minSize: 0 };
+  const options = { unit: 'chars' as const, maxSize: 700, minSize: 0 };
   const old = new Set(chunkText(before, options).chunks.map((c) => c.prefix + c.text + c.suffix));
   return chunkText(after, options).chunks.filter((c) => !old.has(c.prefix + c.text + c.suffix)).length;
 }
