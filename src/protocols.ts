@@ -5,6 +5,7 @@
 import type { ChunkConfig } from './config.js';
 import type { Chunk, Source, Span } from './types.js';
 import { ChunkError } from './errors.js';
+import { segmenterFor } from './unicode/segmenters.js';
 
 /** Measures text in some unit (characters, words, tokens). Must be additive-ish and non-negative. */
 export interface SizerProtocol {
@@ -111,14 +112,11 @@ function checkSpans(spans: unknown, text: string, maxSize: number, sizer: Sizer)
   if (/\S/.test(text.slice(previousEnd))) throw broken(`left text out after its last span: ${JSON.stringify(text.slice(previousEnd).slice(0, 40))}`);
 }
 
-let clusters: Intl.Segmenter | undefined;
-
 /** True when `text` is a single grapheme cluster: the one span that may measure above the limit. */
 function isOneCluster(text: string): boolean {
   if (text.length > 64) return false;
-  clusters ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let n = 0;
-  for (const _ of clusters.segment(text)) if (++n > 1) return false;
+  for (const _ of segmenterFor(undefined, 'grapheme').segment(text)) if (++n > 1) return false;
   return true;
 }
 

@@ -20,6 +20,7 @@ import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
 import { countLineEndings } from '../unicode/lines.js';
+import { segmenterFor } from '../unicode/segmenters.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown } from './fit.js';
 import { abbreviationsFor, createAbbreviationTest, joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
@@ -65,27 +66,13 @@ interface Segmenters {
   readonly abbreviation: AbbreviationTest | null;
 }
 
-/** `Intl.Segmenter`s by locale: they hold no state between calls, and building one costs more than most splits. */
-const SEGMENTERS = new Map<string, Omit<Segmenters, 'abbreviation'>>();
-
-/** The sentence, word and grapheme segmenters of `locale`, built once. */
+/** The sentence, word and grapheme segmenters of `locale`. */
 function segmentersFor(locale: string): Omit<Segmenters, 'abbreviation'> {
-  let found = SEGMENTERS.get(locale);
-  if (found === undefined) {
-    try {
-      found = {
-        sentence: new Intl.Segmenter(locale, { granularity: 'sentence' }),
-        word: new Intl.Segmenter(locale, { granularity: 'word' }),
-        grapheme: new Intl.Segmenter(locale, { granularity: 'grapheme' }),
-      };
-    } catch {
-      throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
-    }
-    // A bounded cache: locales come from options, and a service may see many.
-    if (SEGMENTERS.size >= 64) SEGMENTERS.clear();
-    SEGMENTERS.set(locale, found);
+  try {
+    return { sentence: segmenterFor(locale, 'sentence'), word: segmenterFor(locale, 'word'), grapheme: segmenterFor(locale, 'grapheme') };
+  } catch {
+    throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
   }
-  return found;
 }
 
 /**

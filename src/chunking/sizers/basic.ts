@@ -1,6 +1,7 @@
 /** Character and word sizers. */
 import type { Sizer } from '../../protocols.js';
 import { SEGMENT_WINDOW, segmentWindows } from '../../unicode/segment-windows.js';
+import { segmenterFor } from '../../unicode/segmenters.js';
 
 /** Counts UTF-16 code units (`text.length`), the unit of every offset. */
 export const charSizer: Sizer = { size: (text) => text.length };
@@ -10,7 +11,7 @@ export const charSizer: Sizer = { size: (text) => text.length };
  * before whitespace or at a checked cluster boundary, so the count stays exact and linear in time.
  */
 export function createGraphemeSizer(locale = 'en'): Sizer {
-  const segmenter = new Intl.Segmenter(locale, { granularity: 'grapheme' });
+  const segmenter = segmenterFor(locale, 'grapheme');
   return {
     size(text) {
       // ASCII without CR is one grapheme per code unit: skip the segmenter.
@@ -32,8 +33,8 @@ export function createGraphemeSizer(locale = 'en'): Sizer {
  * run) is cut inside a run, where the dictionary segmentation may count one word more or less than on the whole.
  */
 export function createWordSizer(locale = 'en'): Sizer {
-  const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
-  const graphemes = new Intl.Segmenter(locale, { granularity: 'grapheme' });
+  const segmenter = segmenterFor(locale, 'word');
+  const graphemes = segmenterFor(locale, 'grapheme');
   return {
     size(text) {
       let n = 0;

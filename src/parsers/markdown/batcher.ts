@@ -22,6 +22,7 @@
 import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
+import { segmenterFor } from '../../unicode/segmenters.js';
 import { textHash } from '../../unicode/text-hash.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
@@ -273,11 +274,9 @@ export function createMarkdownBatcher(options: BatcherOptions) {
   };
 }
 
-let segmenter: Intl.Segmenter | undefined;
-/** The grapheme segmenter, made on first use (most documents never need one here). */
+/** The grapheme segmenter, taken on first use (most documents never need one here). */
 function graphemes(): Intl.Segmenter {
-  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
-  return segmenter;
+  return segmenterFor('en', 'grapheme');
 }
 
 function isLowSurrogate(c: number): boolean {
