@@ -60,6 +60,39 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low):
   return best;
 }
 
+/** A run of units `first..last` that the unit after `last` does not fit, as the packing steps see it. */
+export interface UnitRun {
+  readonly first: number;
+  readonly last: number;
+  /** What unit `k` adds to the run's size: its own, and past `first` the gap before it too. */
+  added(k: number): number;
+  /**
+   * The value of the place before unit `k` (`placeValue`), for `k` in `first..last + 1`: the run's start is a place
+   * too, which later places must top.
+   */
+  valueBefore(k: number): number;
+  /** False where the run must not end before unit `k`; by default it may end anywhere. */
+  mayEndBefore?(k: number): boolean;
+}
+
+/** The last unit of `run`, chosen by content (see the file comment); `run.last` when no place past `low` qualifies. */
+export function contentDefinedLast(run: UnitRun, low: number): number {
+  const { first, last } = run;
+  const positions = [0];
+  for (let k = first; k <= last; k++) positions.push((positions[positions.length - 1] as number) + run.added(k));
+  const mayEnd = run.mayEndBefore;
+  const cut = contentDefinedCut(
+    {
+      count: last - first + 2,
+      position: (i) => positions[i] as number,
+      value: (i) => run.valueBefore(first + i),
+      eligible: mayEnd === undefined ? () => true : (i) => mayEnd(first + i),
+    },
+    low,
+  );
+  return cut > 0 ? first + cut - 1 : last;
+}
+
 /** A place's value from its strength (a small integer, stronger boundaries higher) and its hash. */
 export function placeValue(strength: number, hash: number): number {
   return strength * 2 ** 32 + hash;

@@ -15,7 +15,7 @@ import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Block, HeadingContext } from '../types.js';
 import type { ChunkMeasure } from './chunk-measure.js';
 import { buildDraft, type PackedDraft } from './draft.js';
-import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
+import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { textHash } from '../unicode/text-hash.js';
 import { longestFitting } from './fit.js';
 import { NO_HEADING } from './heading-tracker.js';
@@ -140,8 +140,8 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
       chunk.push(piece);
       return;
     }
-    const cut = mustBreak ? -1 : contentDefinedPieceCut(chunk.pieces, piece, CUT_LOW * measure.packTarget(heading), measure);
-    if (cut > 0 && cut < chunk.pieces.length) {
+    const cut = mustBreak ? chunk.pieces.length : contentDefinedKeep(chunk.pieces, piece, CUT_LOW * measure.packTarget(heading), measure);
+    if (cut < chunk.pieces.length) {
       const kept = chunk.pieces.slice(cut);
       emit(chunk.pieces.slice(0, cut));
       chunk.start([...kept]);
@@ -240,29 +240,24 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
 }
 
 /**
- * Where to end a chunk that `next` does not fit, chosen by content (`content-cuts.ts`): before one of its pieces,
- * or before `next`, leaving the chunk at least `low` units and no heading at its end. A boundary before a heading
- * is stronger the shallower the heading, then one between blocks, then one inside a block. Returns the index of
- * the first piece of the next chunk (`pieces.length` for `next`), or -1 when no place qualifies.
+ * How many of `pieces` to keep in the chunk that `next` does not fit, chosen by content (`content-cuts.ts`): the
+ * chunk keeps at least `low` units and ends in no heading. A boundary before a heading is stronger the shallower
+ * the heading, then one between blocks, then one inside a block. `pieces.length` keeps them all.
  */
-function contentDefinedPieceCut(pieces: readonly Piece[], next: Piece, low: number, measure: ChunkMeasure): number {
-  const positions: number[] = [0];
-  let size = pieces[0]?.prefix ? measure.size((pieces[0] as Piece).prefix) : 0;
-  for (let k = 1; k <= pieces.length; k++) {
-    const before = pieces[k - 1] as Piece;
-    size += (k === 1 ? 0 : measure.gap(before.gapBefore)) + before.size;
-    positions.push(size);
-  }
-  const after = (k: number): Piece => (k === pieces.length ? next : (pieces[k] as Piece));
-  return contentDefinedCut(
+function contentDefinedKeep(pieces: readonly Piece[], next: Piece, low: number, measure: ChunkMeasure): number {
+  const at = (k: number): Piece => (k === pieces.length ? next : (pieces[k] as Piece));
+  const prefix = pieces[0]?.prefix ? measure.size((pieces[0] as Piece).prefix) : 0;
+  const last = contentDefinedLast(
     {
-      count: pieces.length + 1,
-      position: (k) => positions[k] as number,
-      value: (k) => placeValue(cutStrength(after(k)), textHash(after(k).text)),
-      eligible: (k) => !(pieces[k - 1] as Piece).isHeading,
+      first: 0,
+      last: pieces.length - 1,
+      added: (k) => (k === 0 ? prefix : measure.gap(at(k).gapBefore)) + at(k).size,
+      valueBefore: (k) => placeValue(cutStrength(at(k)), textHash(at(k).text)),
+      mayEndBefore: (k) => !at(k - 1).isHeading,
     },
     low,
   );
+  return last + 1;
 }
 
 /** How good a place the start of `piece` is for a chunk to start: before a heading, between blocks, inside one. */

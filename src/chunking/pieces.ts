@@ -5,11 +5,11 @@
  */
 import type { Sizer, TextSplitter } from '../protocols.js';
 import { isProse } from './draft.js';
-import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
+import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown, type Measure } from './fit.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
-import { countLineEndings } from '../unicode/lines.js';
+import { countLineEndings, holdsBlankLine } from '../unicode/lines.js';
 
 /** One unit of packing. */
 export interface Piece {
@@ -361,7 +361,21 @@ function packUnits(text: string, units: Part[], budget: Budget, frame: Frame, ct
       grow: { kind: 'units' },
       // Where the next unit does not fit, the piece ends where the content says, so that an edit above does not
       // move every later cut of the block.
-      choose: (start, last) => contentDefinedUnitCut(text, units, start, last, sizes, gapSizes, CUT_LOW * (cap - framing)),
+      choose: (start, last) =>
+        contentDefinedLast(
+          {
+            first: start,
+            last,
+            added: (k) => (k === start ? (sizes[k] as number) : (gapSizes[k] as number) + (sizes[k] as number)),
+            // Before a unit that follows a blank line rather than one that does not, then where the hash says.
+            valueBefore: (k) => {
+              const at = (units[k] as Part).span.start;
+              const gapStart = k === 0 ? at : (units[k - 1] as Part).span.end;
+              return placeValue(holdsBlankLine(text, gapStart, at) ? 1 : 0, textHash(text, at));
+            },
+          },
+          CUT_LOW * (cap - framing),
+        ),
     });
     const j = found.last;
     const measured = found.size as number;
@@ -372,31 +386,6 @@ function packUnits(text: string, units: Part[], budget: Budget, frame: Frame, ct
     i = j + 1;
   }
   return out;
-}
-
-/**
- * The last unit of a piece that runs from `first` and could hold units up to `last`, chosen by content: before a
- * unit that follows a blank line rather than one that does not, otherwise where the text's hash decides; `last`
- * when no place past `low` qualifies.
- */
-function contentDefinedUnitCut(text: string, units: readonly Part[], first: number, last: number, sizes: readonly number[], gapSizes: readonly number[], low: number): number {
-  const positions = [0];
-  for (let k = first; k <= last; k++) positions.push((positions[positions.length - 1] as number) + (k === first ? 0 : (gapSizes[k] as number)) + (sizes[k] as number));
-  const cut = contentDefinedCut(
-    {
-      count: last - first + 2,
-      position: (k) => positions[k] as number,
-      value(k) {
-        const unit = units[first + k] as Part;
-        const gapStart = first + k === 0 ? unit.span.start : (units[first + k - 1] as Part).span.end;
-        // The gap is whitespace: two line endings in it make a blank line.
-        return placeValue(countLineEndings(text, gapStart, unit.span.start) >= 2 ? 1 : 0, textHash(text, unit.span.start));
-      },
-      eligible: () => true,
-    },
-    low,
-  );
-  return cut > 0 ? first + cut - 1 : last;
 }
 
 /**

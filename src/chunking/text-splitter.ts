@@ -18,8 +18,8 @@ import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
-import { contentDefinedCut, CUT_LOW, placeValue } from './content-cuts.js';
-import { countLineEndings } from '../unicode/lines.js';
+import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
+import { holdsBlankLine } from '../unicode/lines.js';
 import { segmenterFor } from '../unicode/segmenters.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown } from './fit.js';
@@ -315,7 +315,16 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
       measureSingle: false,
       // Where the next segment does not fit, the span ends where the content says, so that an edit above does
       // not move every later cut of the text.
-      choose: (start, last) => contentDefinedSegmentCut(text, segments, start, last, alone, CUT_LOW * targetSize),
+      choose: (start, last) =>
+        contentDefinedLast(
+          {
+            first: start,
+            last,
+            added: (k) => (k === start ? alone : segments[k]!.size),
+            valueBefore: (k) => placeValue(boundaryStrength(text, segments[k]!), textHash(text, segments[k]!.start)),
+          },
+          CUT_LOW * targetSize,
+        ),
     });
     spans.push({ start: first.start, end: segments[found.last]!.end });
     i = found.last + 1;
@@ -325,26 +334,6 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
 
 /** How strong the boundary before a segment is: after a blank line, then by the level it was cut at. */
 function boundaryStrength(text: string, segment: Segment): number {
-  // The gap is whitespace: two line endings in it make a blank line.
-  if (countLineEndings(text, segment.gapStart, segment.start) >= 2) return GRAPHEME - PARAGRAPH;
+  if (holdsBlankLine(text, segment.gapStart, segment.start)) return GRAPHEME - PARAGRAPH;
   return GRAPHEME - Math.max(SENTENCE, segment.level);
-}
-
-/**
- * The last segment of a span that runs from `from` and could hold segments up to `last`, chosen by content
- * (stronger boundaries first, then the hash of the text after them); `last` when no place past `low` qualifies.
- */
-function contentDefinedSegmentCut(text: string, segments: readonly Segment[], from: number, last: number, alone: number, low: number): number {
-  const positions = [0, alone];
-  for (let k = from + 1; k <= last; k++) positions.push((positions[positions.length - 1] as number) + segments[k]!.size);
-  const cut = contentDefinedCut(
-    {
-      count: last - from + 2,
-      position: (k) => positions[k] as number,
-      value: (k) => placeValue(boundaryStrength(text, segments[from + k]!), textHash(text, segments[from + k]!.start)),
-      eligible: () => true,
-    },
-    low,
-  );
-  return cut > 0 ? from + cut - 1 : last;
 }

@@ -19,6 +19,11 @@ export function countLineEndings(text: string, from = 0, to = text.length): numb
   return count;
 }
 
+/** True when the whitespace `text[from..to)` holds a blank line: two line endings. */
+export function holdsBlankLine(text: string, from: number, to: number): boolean {
+  return countLineEndings(text, from, to) >= 2;
+}
+
 /** Line of the last character of `text`, which starts on `startLine`. */
 export function endLineOf(text: string, startLine: number): number {
   return text.length <= 1 ? startLine : startLine + countLineEndings(text, 0, text.length - 1);
