@@ -55,19 +55,35 @@ function endStream(stream: Writable): Promise<void> {
 /** A file written under a temporary name, renamed into place by `commit()`. */
 export interface AtomicFile {
   readonly stream: Writable;
+  /** Ends the stream and renames the file into place. */
   commit(): Promise<void>;
+  /** Drops the temporary file. */
   discard(): Promise<void>;
 }
 
-/** Opens `target` for atomic writing: `.NAME.PID.tmp` in the same folder, so the final rename stays on one device. */
-export async function openAtomic(target: string): Promise<AtomicFile> {
-  await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  const stream = createWriteStream(temp);
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
+/** A write stream on `path`, once the file is open. */
+function openStream(path: string): Promise<Writable> {
+  return new Promise((resolve, reject) => {
+    const stream = createWriteStream(path);
+    stream.once('open', () => resolve(stream));
     stream.once('error', reject);
   });
+}
+
+/**
+ * Opens `target` for atomic writing under `temp` (by default `.NAME.PID.tmp`), in the same folder so that the final
+ * rename stays on one device; the folder is made when it is missing.
+ */
+export async function openAtomic(target: string, temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)): Promise<AtomicFile> {
+  // The folder usually exists (a tree of outputs fills up): try the open first, and make the folder only when it is missing.
+  let stream: Writable;
+  try {
+    stream = await openStream(temp);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dirname(target), { recursive: true });
+    stream = await openStream(temp);
+  }
   let settled = false;
   return {
     stream,

@@ -5,19 +5,12 @@
  * run must write its own file. Both write the same bytes, so whichever rename comes last leaves the same file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Writable } from 'node:stream';
+import { openAtomic, type AtomicFile } from '../../files/output.js';
 
 /** An output file being written. */
-export interface JobOutput {
-  readonly stream: Writable;
-  /** Ends the stream and renames the file into place. */
-  commit(): Promise<void>;
-  /** Drops the temporary file. */
-  discard(): Promise<void>;
-}
+export type JobOutput = AtomicFile;
 
 /** Which run of which job writes a file: BullMQ counts the runs of a job (`attemptsStarted`), recoveries included. */
 export interface JobRun {
@@ -47,52 +40,10 @@ export async function removeStaleTemps(target: string, run: JobRun): Promise<voi
   for (let k = Math.max(1, run.run - 16); k < run.run; k++) await rm(runTemp(target, run.jobId, k), { force: true });
 }
 
-function endStream(stream: Writable): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (stream.destroyed || stream.writableFinished) return resolve();
-    stream.once('error', reject);
-    stream.end(() => resolve());
-  });
-}
-
-/** A write stream on `path`, once the file is open. */
-function openStream(path: string): Promise<Writable> {
-  return new Promise((resolve, reject) => {
-    const stream = createWriteStream(path);
-    stream.once('open', () => resolve(stream));
-    stream.once('error', reject);
-  });
-}
-
 /**
  * Opens `target` for atomic writing (its folder is created). With `run`, the temporary name is that run's own;
  * without, it is made unique with the process id and a random part.
  */
-export async function openJobOutput(target: string, run?: JobRun): Promise<JobOutput> {
-  const temp = run ? runTemp(target, run.jobId, run.run) : join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  // The folder usually exists (a tree of outputs fills up): try the open first, and make the folder only when it is missing.
-  let stream: Writable;
-  try {
-    stream = await openStream(temp);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dirname(target), { recursive: true });
-    stream = await openStream(temp);
-  }
-  let settled = false;
-  return {
-    stream,
-    async commit() {
-      if (settled) return;
-      settled = true;
-      await endStream(stream);
-      await rename(temp, target);
-    },
-    async discard() {
-      if (settled) return;
-      settled = true;
-      stream.destroy();
-      await rm(temp, { force: true });
-    },
-  };
+export function openJobOutput(target: string, run?: JobRun): Promise<JobOutput> {
+  return openAtomic(target, run ? runTemp(target, run.jobId, run.run) : join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`));
 }
