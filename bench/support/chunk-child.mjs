@@ -12,34 +12,22 @@
  * line. All contenders count tokens with cl100k_base from js-tiktoken's local ranks.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CORPUS, distModule, NODE_DOCS, peakRssBytes, report as printReport, stopwatch } from './measured.mjs';
+import { CORPUS, distModule, filesUnder, NODE_DOCS, peakRssBytes, report as printReport, stopwatch } from './measured.mjs';
 
 const SIZE = 512;
 const CORPUS_MD = join(CORPUS, 'md');
 
 const [contender, input] = process.argv.slice(2);
 
-/** All Markdown files under `dir`, sorted. */
-function markdownFiles(dir) {
-  if (!existsSync(dir)) return [];
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...markdownFiles(p));
-    else if (name.endsWith('.md')) out.push(p);
-  }
-  return out;
-}
-
 /** The documents of a named input. */
 function documents(name) {
-  if (name === 'corpus') return markdownFiles(CORPUS_MD).map((f) => readFileSync(f, 'utf8'));
+  if (name === 'corpus') return filesUnder(CORPUS_MD, ['.md']).map((f) => readFileSync(f, 'utf8'));
   // Node's API docs as one document, as a job that concatenates its sources would see them.
-  if (name === 'nodedocs') return [markdownFiles(NODE_DOCS).map((f) => readFileSync(f, 'utf8')).join('\n\n')];
+  if (name === 'nodedocs') return [filesUnder(NODE_DOCS, ['.md']).map((f) => readFileSync(f, 'utf8')).join('\n\n')];
   throw new Error(`unknown input ${name}`);
 }
 

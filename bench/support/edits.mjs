@@ -4,8 +4,9 @@
  * word). Paragraphs are found by plain line rules (prose lines between blank lines, outside fences), not by any
  * build's parser, so two builds are measured on the same edits.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { filesUnder } from './measured.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CORPUS_MD = resolve(ROOT, '../shared/corpus/md');
@@ -22,17 +23,7 @@ export function inputDocuments(input) {
 
 /** Corpus Markdown files, sorted, as `{ name, text }`. */
 export function corpusDocuments(dir = CORPUS_MD) {
-  if (!existsSync(dir)) return [];
-  const out = [];
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.md')) out.push({ name: relative(dir, p), text: readFileSync(p, 'utf8') });
-    }
-  };
-  walk(dir);
-  return out;
+  return filesUnder(dir, ['.md']).map((p) => ({ name: relative(dir, p), text: readFileSync(p, 'utf8') }));
 }
 
 /** A small seeded generator (mulberry32) from a string. */

@@ -3,9 +3,21 @@
  * wall and CPU time, and the one JSON line it reports to the runner. Plain JavaScript, so that `node` runs it
  * without a TypeScript loader.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+/** Every file under `dir` (walked recursively, sorted) whose name ends with one of `extensions`; none when `dir` is missing. */
+export function filesUnder(dir, extensions) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p, extensions));
+    else if (extensions.some((e) => name.endsWith(e))) out.push(p);
+  }
+  return out;
+}
 
 /** The project root. */
 export const ROOT = resolve(import.meta.dirname, '../..');

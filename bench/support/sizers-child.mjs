@@ -12,25 +12,14 @@
  * (LangChain's RecursiveCharacterTextSplitter with a js-tiktoken length function, on the unique text: it is slow).
  * Prints one JSON line: `{ files, uniqueChars, copies, chars, seconds, result }`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS, distModule, report } from './measured.mjs';
+import { CORPUS, distModule, filesUnder, report } from './measured.mjs';
 
 const MB = 1024 * 1024;
 const [row, targetMb] = process.argv.slice(2);
 
-/** Every `.md` and `.txt` file under `dir`, sorted. */
-function walk(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (name.endsWith('.md') || name.endsWith('.txt')) out.push(p);
-  }
-  return out;
-}
-
-const files = walk(join(CORPUS, 'md'));
+const files = filesUnder(join(CORPUS, 'md'), ['.md', '.txt']);
 const unique = files.map((f) => readFileSync(f, 'utf8')).join('\n\n');
 const copies = Math.max(1, Math.round((Number(targetMb) * MB) / unique.length));
 const large = Array.from({ length: copies }, () => unique).join('\n\n');

@@ -13,13 +13,13 @@
  * live heap sampled after a full collection. `profile`: a CPU profile of the window strategy alone. Prints one
  * JSON line.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { distModule, report } from './measured.mjs';
+import { distModule, filesUnder, report } from './measured.mjs';
 
 const SIZE = 512;
 const OVERLAP = 64;
@@ -29,17 +29,7 @@ const [mode, ...args] = process.argv.slice(2);
 const root = args.at(-1);
 const { createTokenSizer, slidingWindow, slidingWindowStream } = await distModule();
 
-function walk(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (name.endsWith('.md') || name.endsWith('.txt')) out.push(p);
-  }
-  return out;
-}
-
-const files = walk(root).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+const files = filesUnder(root, ['.md', '.txt']).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
 const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
 const enc = new Tiktoken(cl100k);
 const count = (text) => enc.encode(text, [], []).length;
