@@ -11,7 +11,7 @@ export interface PageSpec {
   /**
    * PDF content stream operators, e.g. `BT /F1 12 Tf 72 720 Td (Hello) Tj ET`. Fonts: `/F1` Helvetica, `/F2`
    * Helvetica-Bold, `/F3` Courier, `/F4` Times-Roman, `/F5` Times-Bold, `/F6` a font without a Unicode mapping
-   * (write its text with `unmappedString`).
+   * (write its text with `unmappedString`), `/F7` Arabic letters with lam-alef ligatures (with `arabicString`).
    */
   readonly content: string;
   readonly image?: boolean;
@@ -150,6 +150,39 @@ const UNMAPPED_FONT = (descriptor: number): string => {
   );
 };
 
+/** Units of `/F7`: the Arabic letters, then the lam-alef ligatures, each one glyph that stands for two letters. */
+const ARABIC_UNITS = [...Array.from({ length: 0x64a - 0x621 + 1 }, (_, i) => String.fromCodePoint(0x621 + i)), 'لا', 'لأ', 'لإ', 'لآ'];
+const ARABIC_FIRST_CODE = 0x41;
+
+/** `/F7`'s `ToUnicode` table: each code to the letters of its unit, in logical order (as font makers map ligatures). */
+const ARABIC_TO_UNICODE = [
+  '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+  '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def',
+  '1 begincodespacerange <00> <FF> endcodespacerange',
+  `${ARABIC_UNITS.length + 1} beginbfchar <20> <0020>`,
+  ...ARABIC_UNITS.map((unit, i) => {
+    const hex = (n: number): string => n.toString(16).toUpperCase().padStart(2, '0');
+    const utf16 = Array.from(unit, (c) => (c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')).join('');
+    return `<${hex(ARABIC_FIRST_CODE + i)}> <${utf16}>`;
+  }),
+  'endbfchar endcmap CMapName currentdict /CMapResource defineresource pop end end',
+].join('\n');
+
+/**
+ * Arabic text for `/F7`, as a typesetter draws it: glyphs in visual order (the logical text reversed), with lam
+ * followed by an alef as one ligature glyph.
+ */
+export function arabicString(text: string): string {
+  const units = text.match(/ل[اأإآ]|./gsu) ?? [];
+  const codes = units.reverse().map((unit) => {
+    if (unit === ' ') return '20';
+    const index = ARABIC_UNITS.indexOf(unit);
+    if (index < 0) throw new Error(`arabicString: ${JSON.stringify(unit)} is not an Arabic letter of /F7`);
+    return (ARABIC_FIRST_CODE + index).toString(16).toUpperCase();
+  });
+  return `<${codes.join('')}>`;
+}
+
 /** One indirect object: a body in PDF syntax (Latin-1), or a stream given as its dictionary entries and its bytes. */
 export type PdfObject = string | { readonly entries: string; readonly data: Uint8Array };
 
@@ -204,6 +237,8 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   const fontRefs = FONTS.map(([name, base]) => `/${name} ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /${base} /Encoding /WinAnsiEncoding >>`)} 0 R`);
   const descriptor = add('<< /Type /FontDescriptor /FontName /ABCDEF+ReviewSerif /Flags 34 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>');
   fontRefs.push(`/F6 ${add(UNMAPPED_FONT(descriptor))} 0 R`);
+  const arabicMap = add(streamObject(ARABIC_TO_UNICODE, false));
+  fontRefs.push(`/F7 ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode ${arabicMap} 0 R >>`)} 0 R`);
   const pixels = '\u0000\u00ff\u00ff\u0000';
   const image = add(streamObject(pixels, false, ' /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8'));
   const kids: number[] = [];

@@ -21,6 +21,7 @@ import type { Block, ListItemSpan, Span } from '../../types.js';
 import type { Core } from '../../core.js';
 import { orderLines } from './columns.js';
 import { createFontRegistry } from './fonts.js';
+import { repairLigatureWords } from './ligatures.js';
 import { createFurnitureDetector, furnitureCandidates } from './furniture.js';
 import { createFontStats, createSizeRanks, matchTitle, type Depth, type OutlineEntry } from './headings.js';
 import { continuesParagraph, layoutPage, type LineGroup } from './layout.js';
@@ -47,6 +48,8 @@ export interface PdfPageInput {
   readonly graphics?: PdfGraphics;
   /** Names of fonts first seen on this page, by id. */
   readonly fonts?: Readonly<Record<string, string>>;
+  /** Right-to-left words the items spell backwards (a ligature's letters swapped by pdf.js), with their spelling. */
+  readonly reversedWords?: ReadonlyMap<string, string>;
 }
 
 /** Options of `createPdfAssembler`. */
@@ -359,7 +362,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
         total += n;
         chars.set(item.fontName, (chars.get(item.fontName) ?? 0) + n);
       }
-      if (total === 0 || looksTabular(page.items)) return true;
+      // Right-to-left text may hold ligatures that pdf.js spells backwards; only the glyphs tell which.
+      if (total === 0 || looksTabular(page.items) || page.items.some((i) => i.rtl === true)) return true;
       // With an outline, headings come from it, and what fonts are named matters little.
       if (outlineMode !== false || lookups >= FONT_LOOKUPS || (page.number ?? 0) > FONT_LOOKUP_PAGES) return false;
       let unnamed = 0;
@@ -383,6 +387,7 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
           mutable.fontName = face.key;
           mutable.monospace = face.monospace ?? item.monospace ?? false;
           if (face.bold) mutable.bold = true;
+          if (input.reversedWords !== undefined && item.rtl === true) (item as { str: string }).str = repairLigatureWords(item.str, input.reversedWords);
           items.push(item);
         }
       }

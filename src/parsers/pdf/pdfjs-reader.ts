@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
+import { reversedLigatureWords } from './ligatures.js';
 import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
 import type { PdfTextItem } from './types.js';
 
@@ -189,14 +190,21 @@ async function readDrawing(page: PdfPageProxy, number: number, pdfjs: PdfJs): Pr
   }
   const graphics = readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes);
   const fonts: Record<string, string> = {};
+  const showTexts: unknown[][] = [];
   for (let i = 0; i < list.fnArray.length; i++) {
+    if (list.fnArray[i] === pdfjs.OPS.showText) {
+      const glyphs = (list.argsArray[i] as unknown[] | null)?.[0];
+      if (Array.isArray(glyphs)) showTexts.push(glyphs);
+      continue;
+    }
     if (list.fnArray[i] !== pdfjs.OPS.setFont) continue;
     const id = (list.argsArray[i] as unknown[] | null)?.[0];
     if (typeof id !== 'string' || id in fonts) continue;
     const font = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: unknown } | null) : null;
     if (typeof font?.name === 'string') fonts[id] = font.name;
   }
-  return { number, graphics, fonts };
+  const reversed = reversedLigatureWords(showTexts);
+  return { number, graphics, fonts, ...(reversed.size > 0 ? { reversedWords: reversed } : {}) };
 }
 
 /** Outline entries with the page each points to; entries that cannot be resolved are skipped. */

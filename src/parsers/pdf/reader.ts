@@ -117,7 +117,7 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
           if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield block;
           throw error;
         }
-        input = { ...input, graphics: read.graphics, fonts: read.fonts };
+        input = { ...input, graphics: read.graphics, fonts: read.fonts, ...(read.reversedWords ? { reversedWords: read.reversedWords } : {}) };
         if (!page.items.some((i) => /\S/.test(i.str)) && (read.graphics.images.length > 0 || read.graphics.unlisted === true)) scanned.push(number);
       }
       if (page.truncated) truncated.push(number);

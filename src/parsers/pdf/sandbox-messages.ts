@@ -96,6 +96,8 @@ export interface SandboxGraphics {
   readonly graphics: PdfGraphics;
   /** Names of the page's fonts (`ABCDEF+Calibri-Bold`), by the id its items carry. */
   readonly fonts: Readonly<Record<string, string>>;
+  /** Right-to-left words the page's text spells backwards (a ligature's letters swapped), with their spelling. */
+  readonly reversedWords?: ReadonlyMap<string, string>;
 }
 
 /** Replies of the child, one per request; `ready` comes first, unasked, once pdf.js is loaded. */
