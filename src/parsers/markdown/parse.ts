@@ -58,9 +58,10 @@ const blockExtensionsWithoutTables: readonly Extension[] = [...blockExtensions, 
  * colons, dashes and blanks, with a dash and a pipe or colon among them (a one-column table without pipes needs
  * a colon: `:-`). The table construct is tried at the start of every paragraph line, since the line could be a
  * header row; a batch without such a line cannot hold a table and skips it (on Node's API docs, 389 of 407
- * batches of 8 K).
+ * batches of 8 K). The quote markers are read as blanks each ending in `>`: as `[ \t>]*`, the blanks of an indented
+ * line were shared with the row's own, and each way of sharing them was tried (quadratic in the indentation).
  */
-const MAY_HOLD_TABLE = /^[ \t>]*(?=[ \t|:-]*-)(?=[ \t|:-]*[|:])[ \t|:-]+$/m;
+const MAY_HOLD_TABLE = /^(?:[ \t]*>)*(?=[ \t|:-]*-)(?=[ \t|:-]*[|:])[ \t|:-]+$/m;
 
 const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 
