@@ -17,7 +17,7 @@ import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
-import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { holdsBlankLine } from '../unicode/lines.js';
 import { segmenterFor } from '../unicode/segmenters.js';
@@ -45,6 +45,17 @@ const WORD = 3;
 /** Runs of grapheme clusters, each as long as fits the target (found by galloping over cluster boundaries). */
 const CLUSTER_RUN = 4;
 const GRAPHEME = 5;
+/** A letter or a digit: a range without one holds no word. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+/**
+ * Longest run (UTF-16 units) cut into words by `Intl.Segmenter`. Its dictionary word segmentation of CJK and Thai
+ * costs more per character than the rest of the pipeline together, and a run this long with no space and no
+ * sentence end is not prose (CJK exported without punctuation, a list of links, a blob): its words are found by
+ * the rules without dictionaries (`plainWords`).
+ */
+const LONGEST_WORD_SEGMENTED = 1024;
+/** A word of letters, digits and marks of a script written with spaces between words (not Han or kana). */
+const SPACED_SCRIPT_WORD = /(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/uy;
 
 /**
  * A segment of the text: `[start, end)` trimmed; `size` measures `[gapStart, end)`, the whitespace before it
@@ -189,6 +200,12 @@ function cutSegments(
       lastEnd = end;
       return;
     }
+    if (level + 1 === WORD && !WORD_CHARACTER.test(text.slice(start, end))) {
+      // Without a letter or a digit there is no word to keep whole (a run of `>` or `=`): word segmentation would
+      // only give each character on its own, at the segmenter's cost per character.
+      add(start, end, CLUSTER_RUN);
+      return;
+    }
     const below = subranges(text, start, end, level + 1, segmenters);
     if (below.length === 1 && below[0]!.start === start && below[0]!.end === end) {
       add(start, end, level + 1, size);
@@ -254,6 +271,10 @@ function subranges(text: string, start: number, end: number, level: number, segm
       break;
     }
     case WORD:
+      if (end - start > LONGEST_WORD_SEGMENTED) {
+        plainWords(text, start, end, g, (s, e) => push(s, e, false));
+        break;
+      }
       segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true));
       break;
     case CLUSTER_RUN:
@@ -264,6 +285,22 @@ function subranges(text: string, start: number, end: number, level: number, segm
       segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false));
   }
   return out;
+}
+
+/**
+ * Calls `emit` for the words of `[start, end)` by the default rules of word segmentation, without the dictionaries
+ * that `Intl.Segmenter` uses for CJK and Thai: a run of letters, digits and marks of a script written with spaces
+ * is a word, and every other grapheme cluster (an ideograph, a kana, a punctuation mark, a symbol) is one alone.
+ */
+function plainWords(text: string, start: number, end: number, graphemes: Intl.Segmenter, emit: (start: number, end: number) => void): void {
+  let at = start;
+  while (at < end) {
+    SPACED_SCRIPT_WORD.lastIndex = at;
+    let next = SPACED_SCRIPT_WORD.test(text) ? Math.min(SPACED_SCRIPT_WORD.lastIndex, end) : at + 1;
+    while (next < end && !isGraphemeBoundary(text, next, graphemes)) next++;
+    emit(at, next);
+    at = next;
+  }
 }
 
 /**

@@ -68,6 +68,26 @@ describe('createTextSplitter: level choice', () => {
     for (const span of spans) expect(words.has(span.start)).toBe(true);
   });
 
+  it('cuts a run too long for dictionary segmentation between plain words and single ideographs', () => {
+    // Over 1,024 units with no space and no sentence end: CJK between links, as a list exported without spaces.
+    const item = '[链接](https://example.org/docs/Web/CSS/:active)、第二個項目';
+    const text = item.repeat(40);
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 30);
+    checkSpans(text, spans, charSizer, 30);
+    expect(slices(text, spans).join('')).toBe(text);
+    // A word of a spaced script is never cut: each is shorter than maxSize.
+    for (const span of spans) {
+      expect(/[a-z]/i.test(text[span.start - 1] ?? '') && /[a-z]/i.test(text[span.start] ?? '')).toBe(false);
+    }
+  });
+
+  it('cuts a run without letters or digits into runs of clusters as long as fit', () => {
+    const text = '>'.repeat(5000);
+    const spans = createTextSplitter({ sizer: charSizer }).split(text, 512);
+    checkSpans(text, spans, charSizer, 512);
+    expect(spans.map((s) => s.end - s.start)).toEqual([512, 512, 512, 512, 512, 512, 512, 512, 512, 392]);
+  });
+
   it('cuts a word longer than maxSize between grapheme clusters, never inside one', () => {
     const text = 'x👨‍👩‍👧‍👦e\u0301🇫🇷'.repeat(4);
     const spans = createTextSplitter({ sizer: charSizer }).split(text, 12);
