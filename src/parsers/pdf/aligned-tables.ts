@@ -3,8 +3,10 @@
  * consecutive rows (baselines) that each hold three fragments or more, none of them a line of prose, whose columns
  * are separated by vertical strips of white that no fragment of the run crosses (the "rivers" of a table set on a
  * grid), whether its columns are set flush left or, as figures are, flush right. A row of one or two narrow fragments
- * between two rows of the table is a cell's text wrapped onto another line: it joins the row above.
+ * between two rows of the table is a cell's text wrapped onto another line: it joins the row above. The two columns
+ * of a page that no line crosses (the two pages of a spread) are searched apart.
  */
+import { findGutter } from './columns.js';
 import type { TableGrid } from './tables.js';
 import type { PdfLine } from './types.js';
 
@@ -51,7 +53,23 @@ export function findAlignedTables(fragments: readonly PdfLine[]): AlignedTable[]
     right = Math.max(right, f.right);
   }
   const prose = PROSE_WIDTH * (right - left);
-  const rows = rowsOf(fragments);
+  return sidesOf(fragments).flatMap((side) => tablesIn(rowsOf(side), prose));
+}
+
+/**
+ * The fragments of each column of a page whose gutter no fragment crosses, or all of them as one. Reading order
+ * reads such columns apart, so a row of one does not go on in the other even where their baselines line up (a list
+ * on the left page of a spread beside a table on the right one). A page whose title or a wide table runs across its
+ * gutter is searched whole: a table's own rivers may be wide enough to pass for a gutter.
+ */
+function sidesOf(fragments: readonly PdfLine[]): (readonly PdfLine[])[] {
+  const gutter = findGutter(fragments);
+  if (gutter === null || fragments.some((f) => f.x < gutter.end - 0.5 && f.right > gutter.start + 0.5)) return [fragments];
+  return [fragments.filter((f) => f.right <= gutter.start + 0.5), fragments.filter((f) => f.x >= gutter.end - 0.5)];
+}
+
+/** The tables of the rows of one column of a page; `prose` is the width from which a fragment is a line of prose. */
+function tablesIn(rows: readonly PdfLine[][], prose: number): AlignedTable[] {
   const tables: AlignedTable[] = [];
   const narrow = (row: readonly PdfLine[]): boolean => row.every((f) => f.right - f.x <= prose);
   const tabular = (row: readonly PdfLine[]): boolean => row.length >= MIN_COLUMNS && narrow(row);

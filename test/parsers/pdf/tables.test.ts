@@ -104,6 +104,25 @@ describe('findAlignedTables', () => {
     expect(table?.fragments.size).toBe(fragments.length);
   });
 
+  it('keeps the list of the left page of a spread out of a table on the right page, where their baselines line up', () => {
+    const question = (x: number, ys: number[]) => ys.map((y) => line('a question set in bold over the whole width of its page here', x, y));
+    const answers = ['Yes, at the national level', 'Yes, at the regional level', 'Yes, at the local level', 'No, there is none at all'];
+    const fragments = [
+      ...question(50, [712, 700, 688]),
+      ...answers.map((a, i) => line(a, 60, 652 - 12 * i)),
+      ...question(500, [712, 700, 688]),
+      ...row(664, [[500, 'Region'], [650, 'Office'], [800, 'Budget']]),
+      ...row(652, [[500, 'North Harbour'], [650, 'Lantern Street'], [800, '1,200.50']]),
+      ...row(640, [[500, 'South Meadow'], [650, 'Copper Road'], [800, '980.00']]),
+      ...row(628, [[500, 'East Orchard'], [650, 'Granite Lane'], [800, '2,310.75']]),
+      ...row(616, [[500, 'West River'], [650, 'Violin Square'], [800, '415.20']]),
+    ];
+    const tables = findAlignedTables(fragments);
+    expect(tables.map((t) => t.grid.rows[0])).toEqual([['Region', 'Office', 'Budget']]);
+    expect(tables[0]?.grid.rows.map((r) => r.length)).toEqual([3, 3, 3, 3, 3]);
+    expect([...(tables[0]?.fragments ?? [])].filter((f) => answers.includes(f.text))).toEqual([]);
+  });
+
   it('finds none in prose, in three rows, or in scattered labels', () => {
     const prose = [700, 688, 676, 664, 652].map((y) => line('a line of prose that fills the column from side to side', 50, y));
     expect(findAlignedTables(prose)).toEqual([]);
