@@ -1,11 +1,13 @@
 /**
  * Tables without rulings, from text alignment, within a bounded region and only when the columns are clear: a run of
- * consecutive rows (baselines) that each hold three fragments or more, none of them a line of prose, whose columns
- * are separated by vertical strips of white that no fragment of the run crosses (the "rivers" of a table set on a
- * grid), whether its columns are set flush left or, as figures are, flush right. A row of one or two narrow fragments
- * between two rows of the table is a cell's text wrapped onto another line: it joins the row above. The two columns
- * of a page that no line crosses (the two pages of a spread) are searched apart.
+ * consecutive rows (baselines) that each hold three fragments or more, none of them a line of prose, whose columns are
+ * separated by vertical strips of white that no fragment of the run crosses (the "rivers" of a table set on a grid),
+ * whether its columns are set flush left or, as figures are, flush right, and whose cells hold words or figures (or,
+ * beside a column of words, the one mark of a column: a survey's checkboxes). A row of one or two narrow fragments
+ * between two rows of the table is a cell's text wrapped onto another line: it joins the row above. The two columns of
+ * a page that no line crosses (the two pages of a spread) are searched apart.
  */
+import { isOneGrapheme } from '../../unicode/segmenters.js';
 import { findGutter } from './columns.js';
 import type { TableGrid } from './tables.js';
 import type { PdfLine } from './types.js';
@@ -18,10 +20,12 @@ const MIN_COLUMNS = 3;
 const PROSE_WIDTH = 0.4;
 /** Share of a table's cells that hold text. */
 const FILLED_SHARE = 0.6;
-/** Share of the filled cells that hold a word or a figure of two characters or more. */
+/** Share of the filled cells that hold a word or a figure of two characters or more, or a column's one mark. */
 const WORDED_SHARE = 0.6;
 /** Fewest points of white, in font sizes, between two columns. */
 const RIVER = 0.8;
+/** Punctuation that separates or fills rather than marks: a transcript's colons, a dash for an empty cell. */
+const SEPARATOR = /^[\p{Pd}:;,.|/\\]$/u;
 
 /** A table found from alignment, and the fragments it took. */
 export interface AlignedTable {
@@ -136,12 +140,12 @@ function tableOf(rows: readonly PdfLine[][]): AlignedTable | null {
     return cellsOfRow;
   });
   // Clear columns are filled in most rows (a river between two sparse columns is a coincidence of short words), and
-  // most cells hold a word or a figure (the labels of a plot, a transcript's line numbers and colons do not).
+  // most cells hold a word or a figure.
   const filled = cells[0]?.map((_, k) => cells.filter((r) => r[k] !== '').length) ?? [];
   if (filled.filter((n) => n >= 0.5 * rows.length).length < MIN_COLUMNS) return null;
   const nonEmpty = cells.flat().filter((c) => c !== '');
   if (nonEmpty.length < FILLED_SHARE * cells.length * (rivers.length + 1)) return null;
-  if (nonEmpty.filter((c) => (c.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length < WORDED_SHARE * nonEmpty.length) return null;
+  if (!worded(cells)) return null;
   const used = new Set(rows.flat());
   const all = rows.flat();
   const box = {
@@ -151,4 +155,38 @@ function tableOf(rows: readonly PdfLine[][]): AlignedTable | null {
     y1: Math.max(...all.map((f) => f.y)) + size,
   };
   return { grid: { box, rows: cells, headerRows: 1, fontSize: size }, fragments: used };
+}
+
+/** True when a cell holds a word or a figure: two letters or digits or more. */
+function isWorded(cell: string): boolean {
+  return (cell.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2;
+}
+
+/**
+ * True when a column holds one mark in every cell it fills (a checkbox glyph, an asterisk, a tick): one and the same
+ * grapheme throughout, other than punctuation that separates.
+ */
+function isMarkColumn(column: readonly string[]): boolean {
+  const filled = column.filter((c) => c !== '');
+  const mark = filled[0];
+  return mark !== undefined && isOneGrapheme(mark) && !SEPARATOR.test(mark) && filled.every((c) => c === mark);
+}
+
+/**
+ * True when most filled cells of a grid hold a word or a figure, a column of marks counting as worded beside a column
+ * of words (a survey's checkboxes and ticks against its labels). The labels of a plot do not pass: single digits that
+ * vary from row to row, and its points drawn as one symbol beside them but no words; nor do a transcript's line
+ * numbers and its colons.
+ */
+function worded(cells: readonly (readonly string[])[]): boolean {
+  const columns = (cells[0] ?? []).map((_, k) => cells.map((row) => row[k] ?? ''));
+  const labels = columns.some((column) => column.filter(isWorded).length >= WORDED_SHARE * cells.length);
+  let filled = 0;
+  let words = 0;
+  for (const column of columns) {
+    const full = column.filter((c) => c !== '');
+    filled += full.length;
+    words += labels && isMarkColumn(column) ? full.length : full.filter(isWorded).length;
+  }
+  return words >= WORDED_SHARE * filled;
 }

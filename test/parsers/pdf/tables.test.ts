@@ -123,6 +123,29 @@ describe('findAlignedTables', () => {
     expect([...(tables[0]?.fragments ?? [])].filter((f) => answers.includes(f.text))).toEqual([]);
   });
 
+  const LABELS = ['Persons with disabilities', 'Children', 'Women', 'The elderly', 'Migrants'];
+
+  it('counts a column of one mark throughout, checkboxes or asterisks, as worded beside a column of labels', () => {
+    const fragments = LABELS.flatMap((label, i) => row(700 - 18 * i, [[50, 'y'], [68, label], [350, '*'], [420, '*']]));
+    const [table] = findAlignedTables(fragments);
+    expect(table?.grid.rows).toEqual(LABELS.map((label) => ['y', label, '*', '*']));
+    expect(table?.fragments.size).toBe(fragments.length);
+  });
+
+  it('finds none in the labels of a plot: single digits that vary, or points drawn as one symbol beside them', () => {
+    const ticks = [5, 4, 3, 2, 1].flatMap((n, i) => row(700 - 12 * i, [[50, String(n)], [200, String(n * 2 - 1)], [350, String(9 - n)]]));
+    expect(findAlignedTables(ticks)).toEqual([]);
+    const points = [5, 4, 3, 2, 1].flatMap((n, i) => row(700 - 12 * i, [[50, String(n)], [80, '*'], [110, '*'], [140, '*']]));
+    expect(findAlignedTables(points)).toEqual([]);
+  });
+
+  it('finds none in a transcript: line numbers, names, and colons ragged or drawn on every line', () => {
+    const names = ['MICHAEL A. KNOWLES,', 'WARDEN,', 'Petitioner', 'v.', 'ALEXANDRE MIRZAYANCE.', 'Respondent', 'Washington, D.C.', 'The above-entitled'];
+    const colons = (ragged: boolean) => names.flatMap((name, i) => row(700 - 24 * i, [[50, String(i + 1)], [80, name], [420, ragged && i === 3 ? ': No. 07-1315' : ':']]));
+    expect(findAlignedTables(colons(true))).toEqual([]);
+    expect(findAlignedTables(colons(false))).toEqual([]);
+  });
+
   it('finds none in prose, in three rows, or in scattered labels', () => {
     const prose = [700, 688, 676, 664, 652].map((y) => line('a line of prose that fills the column from side to side', 50, y));
     expect(findAlignedTables(prose)).toEqual([]);
