@@ -132,6 +132,35 @@ describe('findAlignedTables', () => {
     expect(table?.fragments.size).toBe(fragments.length);
   });
 
+  it('takes the heads on the two lines above a table that opens with a row of its body as its header row, and their box', () => {
+    // Each head centred over its column of asterisks, the last one wider than it.
+    const heads = [...row(740, [[322, 'State funded'], [412, 'CSOs']]), ...row(728, [[330, 'legal aid']])];
+    const body = LABELS.flatMap((label, i) => row(710 - 18 * i, [[50, 'y'], [68, label], [350, '*'], [420, '*']]));
+    const text = [line('(Please select all that apply)', 50, 752), line('the question the table answers, over the width of its heads and labels', 50, 764)];
+    const [table] = findAlignedTables([...text, ...heads, ...body]);
+    expect(table?.grid.rows).toEqual([['', '', 'State funded legal aid', 'CSOs'], ...LABELS.map((label) => ['y', label, '*', '*'])]);
+    expect(table?.grid.headerRows).toBe(1);
+    expect(table?.fragments).toEqual(new Set([...heads, ...body]));
+    expect(table?.grid.box.y1).toBeGreaterThanOrEqual(740);
+    expect(table?.grid.box.x1).toBe(432);
+  });
+
+  it('takes heads above a table of figures, but no caption above a table that opens with its header', () => {
+    const figures = [
+      ...row(700, [[200, '2019'], [300, '2020']]),
+      ...row(688, [[50, 'Revenue'], [200, '1,200.50'], [300, '1,310.00']]),
+      ...row(676, [[50, 'Costs'], [200, '980.00'], [300, '1,002.40']]),
+      ...row(664, [[50, 'Taxes'], [200, '120.25'], [300, '131.75']]),
+      ...row(652, [[50, 'Profit'], [200, '100.25'], [300, '175.85']]),
+    ];
+    expect(findAlignedTables(figures)[0]?.grid.rows[0]).toEqual(['', '2019', '2020']);
+    const caption = line('Table 2', 50, 712);
+    const headed = [caption, ...row(700, [[50, 'Item'], [200, 'Budget'], [300, 'Spent']]), ...figures.slice(2)];
+    const [table] = findAlignedTables(headed);
+    expect(table?.grid.rows[0]).toEqual(['Item', 'Budget', 'Spent']);
+    expect(table?.fragments.has(caption)).toBe(false);
+  });
+
   it('finds none in the labels of a plot: single digits that vary, or points drawn as one symbol beside them', () => {
     const ticks = [5, 4, 3, 2, 1].flatMap((n, i) => row(700 - 12 * i, [[50, String(n)], [200, String(n * 2 - 1)], [350, String(9 - n)]]));
     expect(findAlignedTables(ticks)).toEqual([]);
