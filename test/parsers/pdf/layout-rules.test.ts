@@ -96,6 +96,17 @@ describe('ruled tables', () => {
     expect(doc.blocks[0]?.text).toBe(`1. ${question}`);
   });
 
+  it('makes no table of a plot\'s labels or of a transcript\'s line numbers and colons', async () => {
+    // Tick labels that vary from row to row, and points drawn as one symbol beside them with no word.
+    const ticks = [5, 4, 3, 2, 1, 0].map((n) => [String(n), String((n * 3) % 7), String(9 - n)]);
+    const points = [5, 4, 3, 2, 1, 0].map((n) => [String(n), '*', '*', '*']);
+    const names = ['MICHAEL A. KNOWLES,', 'WARDEN,', 'Petitioner', 'v.', 'ALEXANDRE MIRZAYANCE.', 'Respondent'];
+    const transcript = names.map((name, i) => [String(i + 1), name, '', ':']);
+    const doc = await typesetPdf([ticks, points, transcript].flatMap((table, i): DocElement[] => [{ page: 1 }, { paragraph: prose(40, 38 + i) }, { table }]).slice(1));
+    expect(tables(doc)).toEqual([]);
+    expect(doc.text).toContain('MIRZAYANCE');
+  });
+
   it('makes no table of a few aligned lines or of prose in two columns', async () => {
     const doc = await typesetPdf([{ table: [['a', 'b', 'c'], ['d', 'e', 'f']] }, { page: 2 }, { paragraph: prose(300, 35) }, { paragraph: prose(300, 36) }]);
     expect(tables(doc)).toEqual([]);
