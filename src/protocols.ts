@@ -5,7 +5,7 @@
 import type { ChunkConfig } from './config.js';
 import type { Chunk, Source, Span } from './types.js';
 import { ChunkError } from './errors.js';
-import { segmenterFor } from './unicode/segmenters.js';
+import { isOneGrapheme } from './unicode/segmenters.js';
 
 /** Measures text in some unit (characters, words, tokens). Must be additive-ish and non-negative. */
 export interface SizerProtocol {
@@ -106,18 +106,10 @@ function checkSpans(spans: unknown, text: string, maxSize: number, sizer: Sizer)
     }
     if (/\S/.test(text.slice(previousEnd, s))) throw broken(`left text out before span ${i}: ${JSON.stringify(text.slice(previousEnd, s).slice(0, 40))}`);
     const size = sizer.size(text.slice(s, e));
-    if (size > maxSize && !isOneCluster(text.slice(s, e))) throw broken(`returned span ${i} measuring ${size}, above the ${maxSize} asked for`);
+    if (size > maxSize && !isOneGrapheme(text.slice(s, e))) throw broken(`returned span ${i} measuring ${size}, above the ${maxSize} asked for`);
     previousEnd = e;
   });
   if (/\S/.test(text.slice(previousEnd))) throw broken(`left text out after its last span: ${JSON.stringify(text.slice(previousEnd).slice(0, 40))}`);
-}
-
-/** True when `text` is a single grapheme cluster: the one span that may measure above the limit. */
-function isOneCluster(text: string): boolean {
-  if (text.length > 64) return false;
-  let n = 0;
-  for (const _ of segmenterFor(undefined, 'grapheme').segment(text)) if (++n > 1) return false;
-  return true;
 }
 
 /** Wraps a `ChunkOptimizerLike` into a `ChunkOptimizer`. */

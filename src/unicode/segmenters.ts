@@ -22,3 +22,14 @@ export function segmenterFor(locale: string | undefined, granularity: 'grapheme'
   }
   return segmenter;
 }
+
+/**
+ * True when `text` is a single grapheme cluster (in the runtime's default locale). Text longer than 64 UTF-16 units is
+ * taken for more than one without segmenting it: no cluster of ordinary text is that long.
+ */
+export function isOneGrapheme(text: string): boolean {
+  if (text.length === 0 || text.length > 64) return false;
+  let n = 0;
+  for (const _ of segmenterFor(undefined, 'grapheme').segment(text)) if (++n > 1) return false;
+  return true;
+}

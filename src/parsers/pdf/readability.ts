@@ -2,7 +2,8 @@
  * Unreadable text: a font without a usable Unicode mapping (a subset font whose codes are its glyph numbers, and no
  * `ToUnicode` table) comes out of the text layer as its raw codes, which read as control characters and ASCII
  * punctuation (`" % & % '`). Such text would be indexed as junk; it needs OCR instead. Letters, digits and the
- * punctuation of ordinary text, code and tables stay well below the shares measured here.
+ * punctuation of ordinary text, code and tables stay well below the shares measured here, and a font that draws one
+ * and the same mark throughout (a form's checkboxes, the asterisks of a survey table) is marks, not raw codes.
  */
 import type { PdfTextItem } from './types.js';
 
@@ -33,7 +34,8 @@ export interface Readability {
 
 /** Judges the text of one page, font by font. */
 export function judgeReadability(items: readonly PdfTextItem[]): Readability {
-  const counts = new Map<string, { chars: number; junk: number; control: number }>();
+  // `mark`: the one character a font has drawn so far, or -1 once it has drawn two different ones.
+  const counts = new Map<string, { chars: number; junk: number; control: number; mark: number }>();
   let total = 0;
   for (const item of items) {
     let c = counts.get(item.fontName);
@@ -48,7 +50,8 @@ export function judgeReadability(items: readonly PdfTextItem[]): Readability {
       const repeated = k === 2 && code === previous;
       previous = code;
       if (repeated) continue;
-      if (c === undefined) counts.set(item.fontName, (c = { chars: 0, junk: 0, control: 0 }));
+      if (c === undefined) counts.set(item.fontName, (c = { chars: 0, junk: 0, control: 0, mark: code }));
+      if (c.mark !== code) c.mark = -1;
       c.chars++;
       total++;
       if (k === 3) {
@@ -60,7 +63,8 @@ export function judgeReadability(items: readonly PdfTextItem[]): Readability {
   const junkFonts = new Set<string>();
   let junkChars = 0;
   for (const [font, c] of counts) {
-    if (c.chars < MIN_CHARS) continue;
+    // Raw glyph codes vary with the text they stand for; one symbol drawn again and again is a mark of the page.
+    if (c.chars < MIN_CHARS || c.mark !== -1) continue;
     if (c.junk >= JUNK_SHARE * c.chars || c.control >= CONTROL_SHARE * c.chars) {
       junkFonts.add(font);
       junkChars += c.chars;

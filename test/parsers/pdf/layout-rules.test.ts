@@ -85,6 +85,28 @@ describe('ruled tables', () => {
     expect(rowsOf(doc, tables(doc)[0] as TableBlock)).toEqual(rows.map((r) => `| ${r.join(' | ')} |`));
   });
 
+  it('finds a survey table of ticks without rulings, its heads on the two lines above its first row as its header row', async () => {
+    const labels = ['Disabled persons', 'Children', 'Women', 'The elderly', 'Migrants', 'Refugees', 'Displaced persons'];
+    const rows = [['', '', 'State funded', 'CSOs'], ['', '', 'legal aid', ''], ...labels.map((label) => ['y', label, '*', '*'])];
+    const question = 'Are specialized legal aid services provided to specific groups, and by whom? (Please select all that apply)';
+    const doc = await typesetPdf([{ list: [question], ordered: true }, { table: rows }, { paragraph: prose(40, 37) }]);
+    expect(doc.blocks.map((b) => b.kind)).toEqual(['list', 'table', 'paragraph']);
+    expect(rowsOf(doc, tables(doc)[0] as TableBlock)).toEqual(['|  |  | State funded legal aid | CSOs |', ...labels.map((label) => `| y | ${label} | * | * |`)]);
+    // The rows are no longer glued to the end of the question before them.
+    expect(doc.blocks[0]?.text).toBe(`1. ${question}`);
+  });
+
+  it('makes no table of a plot\'s labels or of a transcript\'s line numbers and colons', async () => {
+    // Tick labels that vary from row to row, and points drawn as one symbol beside them with no word.
+    const ticks = [5, 4, 3, 2, 1, 0].map((n) => [String(n), String((n * 3) % 7), String(9 - n)]);
+    const points = [5, 4, 3, 2, 1, 0].map((n) => [String(n), '*', '*', '*']);
+    const names = ['MICHAEL A. KNOWLES,', 'WARDEN,', 'Petitioner', 'v.', 'ALEXANDRE MIRZAYANCE.', 'Respondent'];
+    const transcript = names.map((name, i) => [String(i + 1), name, '', ':']);
+    const doc = await typesetPdf([ticks, points, transcript].flatMap((table, i): DocElement[] => [{ page: 1 }, { paragraph: prose(40, 38 + i) }, { table }]).slice(1));
+    expect(tables(doc)).toEqual([]);
+    expect(doc.text).toContain('MIRZAYANCE');
+  });
+
   it('makes no table of a few aligned lines or of prose in two columns', async () => {
     const doc = await typesetPdf([{ table: [['a', 'b', 'c'], ['d', 'e', 'f']] }, { page: 2 }, { paragraph: prose(300, 35) }, { paragraph: prose(300, 36) }]);
     expect(tables(doc)).toEqual([]);

@@ -103,6 +103,13 @@ describe('judgeReadability', () => {
     ];
     expect(judgeReadability(page)).toEqual({ junkFonts: new Set(), unreadable: false });
   });
+  it('reads a font that draws one mark throughout, a survey table\'s asterisks, as marks, not raw codes', () => {
+    const marks = [700, 688, 676, 664, 652, 640, 628].flatMap((y) => [item('*', 300, y, { fontName: 'dingbats' }), item('*', 360, y, { fontName: 'dingbats' })]);
+    expect(judgeReadability([...marks, item('Persons with disabilities', 50, 700)]).junkFonts).toEqual(new Set());
+    // Two symbols that vary are raw codes again.
+    const varied = marks.map((m, i) => (i % 3 === 0 ? { ...m, str: '#' } : m));
+    expect(judgeReadability(varied).junkFonts).toEqual(new Set(['dingbats']));
+  });
 });
 
 describe('rotation', () => {

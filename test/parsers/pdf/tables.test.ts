@@ -104,6 +104,77 @@ describe('findAlignedTables', () => {
     expect(table?.fragments.size).toBe(fragments.length);
   });
 
+  it('keeps the list of the left page of a spread out of a table on the right page, where their baselines line up', () => {
+    const question = (x: number, ys: number[]) => ys.map((y) => line('a question set in bold over the whole width of its page here', x, y));
+    const answers = ['Yes, at the national level', 'Yes, at the regional level', 'Yes, at the local level', 'No, there is none at all'];
+    const fragments = [
+      ...question(50, [712, 700, 688]),
+      ...answers.map((a, i) => line(a, 60, 652 - 12 * i)),
+      ...question(500, [712, 700, 688]),
+      ...row(664, [[500, 'Region'], [650, 'Office'], [800, 'Budget']]),
+      ...row(652, [[500, 'North Harbour'], [650, 'Lantern Street'], [800, '1,200.50']]),
+      ...row(640, [[500, 'South Meadow'], [650, 'Copper Road'], [800, '980.00']]),
+      ...row(628, [[500, 'East Orchard'], [650, 'Granite Lane'], [800, '2,310.75']]),
+      ...row(616, [[500, 'West River'], [650, 'Violin Square'], [800, '415.20']]),
+    ];
+    const tables = findAlignedTables(fragments);
+    expect(tables.map((t) => t.grid.rows[0])).toEqual([['Region', 'Office', 'Budget']]);
+    expect(tables[0]?.grid.rows.map((r) => r.length)).toEqual([3, 3, 3, 3, 3]);
+    expect([...(tables[0]?.fragments ?? [])].filter((f) => answers.includes(f.text))).toEqual([]);
+  });
+
+  const LABELS = ['Persons with disabilities', 'Children', 'Women', 'The elderly', 'Migrants'];
+
+  it('counts a column of one mark throughout, checkboxes or asterisks, as worded beside a column of labels', () => {
+    const fragments = LABELS.flatMap((label, i) => row(700 - 18 * i, [[50, 'y'], [68, label], [350, '*'], [420, '*']]));
+    const [table] = findAlignedTables(fragments);
+    expect(table?.grid.rows).toEqual(LABELS.map((label) => ['y', label, '*', '*']));
+    expect(table?.fragments.size).toBe(fragments.length);
+  });
+
+  it('takes the heads on the two lines above a table that opens with a row of its body as its header row, and their box', () => {
+    // Each head centred over its column of asterisks, the last one wider than it.
+    const heads = [...row(740, [[322, 'State funded'], [412, 'CSOs']]), ...row(728, [[330, 'legal aid']])];
+    const body = LABELS.flatMap((label, i) => row(710 - 18 * i, [[50, 'y'], [68, label], [350, '*'], [420, '*']]));
+    const text = [line('(Please select all that apply)', 50, 752), line('the question the table answers, over the width of its heads and labels', 50, 764)];
+    const [table] = findAlignedTables([...text, ...heads, ...body]);
+    expect(table?.grid.rows).toEqual([['', '', 'State funded legal aid', 'CSOs'], ...LABELS.map((label) => ['y', label, '*', '*'])]);
+    expect(table?.grid.headerRows).toBe(1);
+    expect(table?.fragments).toEqual(new Set([...heads, ...body]));
+    expect(table?.grid.box.y1).toBeGreaterThanOrEqual(740);
+    expect(table?.grid.box.x1).toBe(432);
+  });
+
+  it('takes heads above a table of figures, but no caption above a table that opens with its header', () => {
+    const figures = [
+      ...row(700, [[200, '2019'], [300, '2020']]),
+      ...row(688, [[50, 'Revenue'], [200, '1,200.50'], [300, '1,310.00']]),
+      ...row(676, [[50, 'Costs'], [200, '980.00'], [300, '1,002.40']]),
+      ...row(664, [[50, 'Taxes'], [200, '120.25'], [300, '131.75']]),
+      ...row(652, [[50, 'Profit'], [200, '100.25'], [300, '175.85']]),
+    ];
+    expect(findAlignedTables(figures)[0]?.grid.rows[0]).toEqual(['', '2019', '2020']);
+    const caption = line('Table 2', 50, 712);
+    const headed = [caption, ...row(700, [[50, 'Item'], [200, 'Budget'], [300, 'Spent']]), ...figures.slice(2)];
+    const [table] = findAlignedTables(headed);
+    expect(table?.grid.rows[0]).toEqual(['Item', 'Budget', 'Spent']);
+    expect(table?.fragments.has(caption)).toBe(false);
+  });
+
+  it('finds none in the labels of a plot: single digits that vary, or points drawn as one symbol beside them', () => {
+    const ticks = [5, 4, 3, 2, 1].flatMap((n, i) => row(700 - 12 * i, [[50, String(n)], [200, String(n * 2 - 1)], [350, String(9 - n)]]));
+    expect(findAlignedTables(ticks)).toEqual([]);
+    const points = [5, 4, 3, 2, 1].flatMap((n, i) => row(700 - 12 * i, [[50, String(n)], [80, '*'], [110, '*'], [140, '*']]));
+    expect(findAlignedTables(points)).toEqual([]);
+  });
+
+  it('finds none in a transcript: line numbers, names, and colons ragged or drawn on every line', () => {
+    const names = ['MICHAEL A. KNOWLES,', 'WARDEN,', 'Petitioner', 'v.', 'ALEXANDRE MIRZAYANCE.', 'Respondent', 'Washington, D.C.', 'The above-entitled'];
+    const colons = (ragged: boolean) => names.flatMap((name, i) => row(700 - 24 * i, [[50, String(i + 1)], [80, name], [420, ragged && i === 3 ? ': No. 07-1315' : ':']]));
+    expect(findAlignedTables(colons(true))).toEqual([]);
+    expect(findAlignedTables(colons(false))).toEqual([]);
+  });
+
   it('finds none in prose, in three rows, or in scattered labels', () => {
     const prose = [700, 688, 676, 664, 652].map((y) => line('a line of prose that fills the column from side to side', 50, y));
     expect(findAlignedTables(prose)).toEqual([]);
