@@ -253,21 +253,33 @@ export function createMarkdownCore(config: ParseConfig, mode: MarkdownParseMode 
  * one batch after its last block belongs to the first block of a later batch).
  */
 export function createGapTracker() {
-  let carried = '';
+  // The tails of batches since the last block, joined when a block takes them. A tail is kept as a copy of its own:
+  // a slice keeps the whole text it was cut from alive, and a file of blank lines held five times its size.
+  let carried: string[] = [];
   return {
     fill(batch: MarkdownBatch, blocks: Block[]): Block[] {
       let previousEnd = batch.offset;
       const out = blocks.map((block) => {
         const gap = batch.text.slice(previousEnd - batch.offset, block.start - batch.offset);
         previousEnd = block.end;
-        const gapBefore = carried === '' ? gap : carried + gap;
-        carried = '';
+        const gapBefore = carried.length === 0 ? gap : carried.join('') + gap;
+        carried = [];
         return { ...block, gapBefore };
       });
-      carried += batch.text.slice(previousEnd - batch.offset);
+      const tail = batch.text.slice(previousEnd - batch.offset);
+      if (tail !== '') carried.push(tail.length > OWN_COPY_FROM ? ownCopy(tail) : tail);
       return out;
     },
   };
+}
+
+/** Length from which a carried tail is copied rather than kept as a slice (V8 copies shorter slices itself). */
+const OWN_COPY_FROM = 1024;
+
+/** A flat copy of `text` that holds no reference to the string it was sliced from. */
+function ownCopy(text: string): string {
+  // Joining makes a new string, flattened into fresh memory when it is sliced; the slice refers to that copy alone.
+  return ` ${text}`.slice(1);
 }
 
 /**
