@@ -122,7 +122,9 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   if (config.out === undefined && config.outDir === undefined) env.stdout.on('error', onStdoutError);
 
   const processConfig: ProcessConfig = { chunkOptions: config.chunkOptions, parseOptions: config.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
-  const needsPool = files.some((f) => f.path !== '-');
+  // One file runs on the main thread: a worker would load the library a second time, in a fresh isolate, for it alone
+  // (most of the wall time of `chunkstream FILE`), and with one file a crash fails the run either way.
+  const needsPool = files.length > 1 && files.some((f) => f.path !== '-');
   const pool: FileRunner | undefined = needsPool ? createWorkerRunner(Math.min(config.jobs, files.length), processConfig, stop.signal) : undefined;
   const inline = createInlineRunner(processConfig, stop.signal);
 
@@ -231,7 +233,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
       slots[i] = slot;
       inFlight++;
       changed.notify();
-      const runner = input.path === '-' ? inline : (pool as FileRunner);
+      const runner = pool === undefined || input.path === '-' ? inline : pool;
       running.push(
         runner.run(input, onBatch(i, slot)).then(
           async (result) => {

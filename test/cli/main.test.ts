@@ -293,6 +293,17 @@ describe('chunkstream command', () => {
     expect(run.stderr).toContain('interrupted');
   });
 
+  it('stops one file read on the main thread on Ctrl-C in the middle of it', async () => {
+    const run = await runCli([join(dir, 'many/doc-big.md')], {
+      onSpawn(child) {
+        child.stdin!.end();
+        child.stdout!.once('data', () => child.kill('SIGINT'));
+      },
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted');
+  });
+
   it('reads .txt as plain text: a line of === and an indented line stay text', async () => {
     writeFileSync(join(dir, 'notes.txt'), 'Not a heading\n=============\n\n    not code either\n');
     const run = await runCli(['-q', '--max-size', '64', join(dir, 'notes.txt')]);
