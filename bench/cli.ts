@@ -1,11 +1,13 @@
 /**
  * The whole `chunkstream` command on the shared corpus (Markdown and PDF), `--jobs 1` against `--jobs 2`: wall time,
  * CPU time of all threads, peak RSS of the process (worker threads included) and the speed-up; then the peak RSS of
- * one generated file as it grows fourfold, which stays flat because the file streams.
+ * one generated file as it grows fourfold, which stays flat because the file streams. First, what a short job meets:
+ * `chunkstream FILE` on one small file from process start, beside `node -e ''` (and beside a `--baseline` build).
  *
  *   npx tsx bench/cli.ts                 # best of 2 runs per setting, generated file at 2 and 8 MB
  *   npx tsx bench/cli.ts --runs 3 --no-huge
  *   npx tsx bench/cli.ts --quick         # one run per setting, generated file at 2 MB
+ *   npx tsx bench/cli.ts --baseline /tmp/old/dist --no-huge   # start-up of an older build beside this one
  *
  * Every measured process is a fresh `node dist/cli/main.js`; its figures come from its own `--stats-json`.
  */
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { listFlag, numberFlag } from './support/args.js';
 import { markdownTable } from './support/results.js';
-import { bestOf, CORPUS, failureText, ROOT, startBench } from './support/runner.js';
+import { bestOf, checkDist, CORPUS, failureText, ROOT, runNode, startBench } from './support/runner.js';
 
 const BIN = 'dist/cli/main.js';
 const HUGE_UNIT = join(CORPUS, 'md/jupyterlab-docs/source/extension/extension_migration.md');
@@ -25,8 +27,13 @@ const bench = startBench(
     runs: { type: 'string', value: 'N', description: 'runs per setting, the fastest kept (default 2; 1 with --quick)' },
     'huge-mb': { type: 'string', value: 'LIST', description: 'sizes in MB of the generated file (default 2,8; 2 with --quick)' },
     'no-huge': { type: 'boolean', default: false, description: 'skip the generated file' },
+    'start-runs': { type: 'string', value: 'N', description: 'runs of `chunkstream FILE` on one small file, the median kept (default 11; 3 with --quick)' },
+    baseline: { type: 'string', value: 'DIR', description: 'a second built dist/ directory whose CLI start-up is timed beside this one' },
   },
 );
+const startRuns = numberFlag('start-runs', bench.values['start-runs'], bench.quick ? 3 : 11);
+const baseline = bench.values.baseline === undefined ? undefined : checkDist(bench.values.baseline, '--baseline');
+const SMALL_FILE = 'samples/guide.md';
 const runs = numberFlag('runs', bench.values.runs, bench.quick ? 1 : 2);
 const hugeSizes = listFlag(bench.values['huge-mb'], bench.quick ? ['2'] : ['2', '8']).map((s) => numberFlag('huge-mb', s, 2));
 
@@ -102,4 +109,34 @@ async function hugePart(): Promise<string> {
   return ['One generated Markdown file (copies of extension_migration.md), --jobs 2:', '', markdownTable(['MB', 'chunks', 'wall s', 'MB/s', 'peak RSS MB'], rows, ['r', 'r', 'r', 'r', 'r'])].join('\n');
 }
 
-bench.finish([await corpusPart(), await hugePart()].filter((p) => p !== '').join('\n\n'));
+/** Seconds from spawn to exit of `node script ...args`, the median of `startRuns` runs; throws on a failed run. */
+async function medianStart(script: string, args: readonly string[], nodeArgs: readonly string[] = []): Promise<number> {
+  const seconds: number[] = [];
+  for (let i = 0; i < startRuns; i++) {
+    const exit = await runNode(script, args, { timeoutMs: bench.timeoutMs, nodeArgs });
+    if (exit.code !== 0) throw new Error(`node ${script} ${args.join(' ')}: ${failureText(exit)}`);
+    seconds.push(exit.seconds);
+  }
+  seconds.sort((a, b) => a - b);
+  return seconds[Math.floor(seconds.length / 2)] as number;
+}
+
+/** What one short job meets: `chunkstream FILE` on one small file, from process start, beside Node doing nothing. */
+async function startPart(): Promise<string> {
+  bench.log(`start-up, ${startRuns} runs each`);
+  // `node -e '' ROOT`: with -e, what follows is only process.argv; nothing is loaded.
+  const floor = await medianStart(ROOT, [], ['-e', '']);
+  const builds: [string, string][] = [['this build', join(ROOT, BIN)], ...(baseline === undefined ? [] : ([['baseline', join(baseline, 'cli/main.js')]] as [string, string][]))];
+  const rows: string[][] = [['`node -e \'\'`', floor.toFixed(3), '1.00']];
+  for (const [name, bin] of builds) {
+    const s = await medianStart(bin, ['--quiet', SMALL_FILE]);
+    rows.push([`\`chunkstream ${SMALL_FILE}\` (${name})`, s.toFixed(3), (s / floor).toFixed(2)]);
+  }
+  return [
+    `Start-up: wall time from spawn to exit of one short job on \`${SMALL_FILE}\` (${(readFileSync(join(ROOT, SMALL_FILE)).length / 1024).toFixed(1)} KB), median of ${startRuns} runs.`,
+    '',
+    markdownTable(['command', 'wall s', '× node -e'], rows, ['l', 'r', 'r']),
+  ].join('\n');
+}
+
+bench.finish([await startPart(), await corpusPart(), await hugePart()].filter((p) => p !== '').join('\n\n'));
