@@ -237,8 +237,11 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   const fontRefs = FONTS.map(([name, base]) => `/${name} ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /${base} /Encoding /WinAnsiEncoding >>`)} 0 R`);
   const descriptor = add('<< /Type /FontDescriptor /FontName /ABCDEF+ReviewSerif /Flags 34 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>');
   fontRefs.push(`/F6 ${add(UNMAPPED_FONT(descriptor))} 0 R`);
-  const arabicMap = add(streamObject(ARABIC_TO_UNICODE, false));
-  fontRefs.push(`/F7 ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode ${arabicMap} 0 R >>`)} 0 R`);
+  // Only the files that use it get the Arabic font, so that every other file stays byte for byte what it was.
+  if (pages.some((page) => page.content.includes('/F7 '))) {
+    const arabicMap = add(streamObject(ARABIC_TO_UNICODE, false));
+    fontRefs.push(`/F7 ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode ${arabicMap} 0 R >>`)} 0 R`);
+  }
   const pixels = '\u0000\u00ff\u00ff\u0000';
   const image = add(streamObject(pixels, false, ' /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8'));
   const kids: number[] = [];
