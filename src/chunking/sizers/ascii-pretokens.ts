@@ -1,11 +1,11 @@
 /**
- * cl100k_base's pre-token pattern, hand-run over ASCII text.
+ * cl100k_base's pre-token pattern, hand-run over text of the Basic Multilingual Plane.
  *
  * The pattern, `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
- * is a Unicode regular expression, a large share of the time token counting takes. Over ASCII its alternatives
- * need nothing but a class per character, and this scanner finds the same pre-token ends several times faster
- * (`bench/sizers.ts`). Where a decision would depend on a character outside
- * ASCII (is it a letter, a number, a space?), it gives up and the caller runs the pattern for that pre-token.
+ * is a Unicode regular expression, a large share of the time token counting takes. Its alternatives need nothing
+ * but a class per character (letter, number, line break, other space, anything else), and this scanner finds the
+ * same pre-token ends several times faster (`bench/sizers.ts`). Where a decision would depend on a character above
+ * the BMP (a surrogate), it gives up and the caller runs the pattern for that pre-token.
  * A property test holds it to the pattern over generated text and the corpus.
  */
 
@@ -14,11 +14,11 @@ const DIGIT = 2;
 /** Whitespace other than line feeds and carriage returns. */
 const BLANK = 3;
 const NEWLINE = 4;
-/** Anything else in ASCII: punctuation, symbols, controls. */
+/** Anything else: punctuation, symbols, marks, controls. */
 const OTHER = 5;
 /** Past the end of the text. */
 const END = 6;
-/** Outside ASCII: the scanner cannot classify it. */
+/** A surrogate (a character above the BMP): the scanner leaves it to the pattern. */
 const UNKNOWN = 7;
 
 const ASCII_CLASS = new Uint8Array(128);
@@ -27,13 +27,31 @@ for (let c = 0; c < 128; c++) {
   ASCII_CLASS[c] = letter ? LETTER : c >= 48 && c <= 57 ? DIGIT : c === 10 || c === 13 ? NEWLINE : c === 9 || c === 11 || c === 12 || c === 32 ? BLANK : OTHER;
 }
 
+/**
+ * Classes of the BMP outside ASCII, found by the pattern's own classes the first time a character is met (0: not
+ * yet): the same answer as the pattern's, at the cost of a table lookup from then on.
+ */
+const BMP_CLASS = new Uint8Array(0x10000);
+const UNICODE_LETTER = /^\p{L}$/u;
+const UNICODE_NUMBER = /^\p{N}$/u;
+const UNICODE_SPACE = /^\s$/u;
+
+function classifyBmp(c: number): number {
+  const ch = String.fromCharCode(c);
+  const k = UNICODE_LETTER.test(ch) ? LETTER : UNICODE_NUMBER.test(ch) ? DIGIT : UNICODE_SPACE.test(ch) ? BLANK : OTHER;
+  BMP_CLASS[c] = k;
+  return k;
+}
+
 function classAt(text: string, i: number): number {
   if (i >= text.length) return END;
   const c = text.charCodeAt(i);
-  return c < 128 ? (ASCII_CLASS[c] as number) : UNKNOWN;
+  if (c < 128) return ASCII_CLASS[c] as number;
+  if (c >= 0xd800 && c <= 0xdfff) return UNKNOWN;
+  return BMP_CLASS[c] || classifyBmp(c);
 }
 
-/** End of the run of letters from `i`, or -1 when it runs into a character outside ASCII. */
+/** End of the run of letters from `i`, or -1 when it runs into a surrogate. */
 function lettersEnd(text: string, i: number): number {
   for (;;) {
     const k = classAt(text, i);
@@ -55,7 +73,7 @@ function contractionEnd(text: string, at: number): number {
 
 /**
  * End of the cl100k_base pre-token that starts at `at` (which must be inside `text`), or -1 when telling it needs
- * a character outside ASCII.
+ * a character above the BMP.
  */
 export function cl100kPreTokenEnd(text: string, at: number): number {
   const k = classAt(text, at);

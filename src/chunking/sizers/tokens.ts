@@ -100,7 +100,7 @@ function patternEnd(sticky: RegExp): (text: string, at: number) => number {
   };
 }
 
-/** cl100k_base's pre-token ends: the ASCII scanner's, the pattern's where a character outside ASCII decides. */
+/** cl100k_base's pre-token ends: the scanner's, the pattern's where a character above the BMP decides. */
 function scannedOrMatched(matched: (text: string, at: number) => number): (text: string, at: number) => number {
   return (text, at) => {
     const end = cl100kPreTokenEnd(text, at);

@@ -49,6 +49,9 @@ describe('cl100kPreTokenEnd', () => {
     const unit = fc.constantFrom(
       'a', 'Z', 's', 'e', 'l', 'r', 'v', 'd', 'm', 't', "'", '1', '0', ' ', '  ', '\t', '\n', '\r', '\r\n', '\u000b', '\f', '.', ',',
       '!', '-', '_', '#', '|', '`', '/', '\u001c', '\u00e9', '\u00a0', '\u2014', '\u00b2', '\u4e2d', '\ud83d\ude00', '\u0301',
+      // Outside ASCII: the replacement character, Unicode spaces and separators, long s, letters and digits of
+      // other scripts, marks of an abugida, a lone surrogate.
+      '\ufffd', '\u3000', '\u2028', '\u2029', '\ufeff', '\u0085', '\u017f', '\u212a', '\u0627', '\u0661', '\uff11', '\u0915\u094d', '\u00bd', '\ud800',
     );
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => {
@@ -56,6 +59,23 @@ describe('cl100kPreTokenEnd', () => {
       }),
       fcParams(3000),
     );
+  });
+
+  it('agrees with the pattern on arbitrary UTF-16 text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'binary-ascii', maxLength: 20 }), (a, b) => {
+        expect(compare(a + b + a).mismatches).toEqual([]);
+      }),
+      fcParams(3000),
+    );
+  });
+
+  it('decides the pre-tokens of text in the BMP itself, leaving only those that reach above it', () => {
+    const text = 'Grüße aus Köln: 12½ km — “quotes”, \ufffd\ufffd junk, 中文文本 ١٢٣ and\u3000ideographic space.';
+    const { tokens, scanned, mismatches } = compare(text);
+    expect(mismatches).toEqual([]);
+    expect(scanned).toBe(tokens);
+    expect(compare('a \ud83d\ude00 b').scanned).toBeLessThan(compare('a \ud83d\ude00 b').tokens);
   });
 
   it('agrees with the pattern on the samples, and decides nearly every pre-token of English text itself', () => {
