@@ -17,7 +17,7 @@ import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
 import type { Sizer, TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
-import { boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { holdsBlankLine } from '../unicode/lines.js';
 import { segmenterFor } from '../unicode/segmenters.js';
@@ -296,8 +296,7 @@ function plainWords(text: string, start: number, end: number, graphemes: Intl.Se
   let at = start;
   while (at < end) {
     SPACED_SCRIPT_WORD.lastIndex = at;
-    let next = SPACED_SCRIPT_WORD.test(text) ? Math.min(SPACED_SCRIPT_WORD.lastIndex, end) : at + 1;
-    while (next < end && !isGraphemeBoundary(text, next, graphemes)) next++;
+    const next = Math.min(boundaryAtOrAfter(text, SPACED_SCRIPT_WORD.test(text) ? SPACED_SCRIPT_WORD.lastIndex : at + 1, graphemes), end);
     emit(at, next);
     at = next;
   }

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { invalidOption, type TokenEncoding } from '../../config.js';
 import type { Sizer } from '../../protocols.js';
-import { cl100kPreTokenEnd } from './ascii-pretokens.js';
+import { cl100kPreTokenEnd } from './cl100k-pretokens.js';
 import { createPieceCache, createRankTable, type PieceCache, type RankTable } from './count-tables.js';
 
 /** Pre-tokens longer than this (UTF-16 units) are counted as the sum of pieces of at most this length. */

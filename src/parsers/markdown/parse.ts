@@ -253,21 +253,21 @@ export function createMarkdownCore(config: ParseConfig, mode: MarkdownParseMode 
  * one batch after its last block belongs to the first block of a later batch).
  */
 export function createGapTracker() {
-  // The tails of batches since the last block, joined when a block takes them. A tail is kept as a copy of its own:
-  // a slice keeps the whole text it was cut from alive, and a file of blank lines held five times its size.
-  let carried: string[] = [];
+  // A long tail is carried as a copy of its own: a slice keeps the whole text it was cut from alive, and a file of
+  // blank lines held five times its size.
+  let carried = '';
   return {
     fill(batch: MarkdownBatch, blocks: Block[]): Block[] {
       let previousEnd = batch.offset;
       const out = blocks.map((block) => {
         const gap = batch.text.slice(previousEnd - batch.offset, block.start - batch.offset);
         previousEnd = block.end;
-        const gapBefore = carried.length === 0 ? gap : carried.join('') + gap;
-        carried = [];
+        const gapBefore = carried === '' ? gap : carried + gap;
+        carried = '';
         return { ...block, gapBefore };
       });
       const tail = batch.text.slice(previousEnd - batch.offset);
-      if (tail !== '') carried.push(tail.length > OWN_COPY_FROM ? ownCopy(tail) : tail);
+      carried += tail.length > OWN_COPY_FROM ? ownCopy(tail) : tail;
       return out;
     },
   };

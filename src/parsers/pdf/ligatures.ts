@@ -9,11 +9,13 @@
  * the right way, so the page's text can be repaired word by word.
  */
 
-/** Letters of the scripts whose ligature glyphs are spelled backwards (Arabic with its supplements and forms). */
-const RTL_LETTERS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
-const RTL_WORD = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]+/gu;
 /** Presentation forms, which pdf.js turns into plain letters (NFKC) before it reverses the run. */
-const PRESENTATION_FORMS = /[\ufb1d-\ufdff\ufe70-\ufefc]+/gu;
+const FORMS = '\\ufb1d-\\ufdff\\ufe70-\\ufefc';
+/** Letters of the scripts whose ligature glyphs are spelled backwards: Hebrew, Arabic and its supplements, forms. */
+const RTL = `\\u0590-\\u08ff${FORMS}`;
+const RTL_LETTERS = new RegExp(`[${RTL}]`, 'u');
+const RTL_WORD = new RegExp(`[${RTL}]+`, 'gu');
+const PRESENTATION_FORMS = new RegExp(`[${FORMS}]+`, 'gu');
 
 /** One glyph of a `showText` operation, as pdf.js lists it (numbers between glyphs are spacing). */
 interface ListedGlyph {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { cl100kPreTokenEnd } from '../../../src/chunking/sizers/ascii-pretokens.js';
+import { cl100kPreTokenEnd } from '../../../src/chunking/sizers/cl100k-pretokens.js';
 import { corpusFiles, describeCorpus } from '../../support/corpus.js';
 import { fcParams } from '../../support/property.js';
 import { sampleMarkdownFiles } from '../../support/samples.js';
