@@ -1,7 +1,8 @@
 /**
  * `parse()`: bytes in, typed blocks out. Markdown is parsed as it arrives, in bounded batches, inline or on a
- * shared pool of worker threads (`workers`). Formats that need the whole input first (PDF needs random access)
- * are buffered up to their cap and read at the end, page by page, with the consumer's backpressure respected.
+ * shared pool of worker threads (`workers`). Formats that need the whole input first are kept up to their cap and
+ * read at the end, with the consumer's backpressure respected: a PDF (which needs random access) in a temporary file,
+ * read page by page from there, and a transcript in memory.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { normalizeParseOptions, type InputFormat, type ParseConfig, type ParseOptions } from '../config.js';
@@ -13,22 +14,25 @@ import type { MarkdownBatch } from '../parsers/markdown/batcher.js';
 import { createMarkdownBatchCore } from '../parsers/markdown/parse.js';
 import { createTextCore } from '../parsers/text/parse.js';
 import type { Block } from '../types.js';
+import { Spool } from './spool.js';
 import { bindAbort } from './to-transform.js';
 
 /** The detector of `format: 'auto'`, exported from here as it always was. */
 export { detectFormat };
 
-/** Reads a whole buffered document into blocks, asynchronously (PDF); `onInfo` receives what is known at the end. */
-export type DeferredReader = (bytes: Uint8Array, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
+/**
+ * Reads a whole held document into blocks, asynchronously: a PDF from the file it was spooled to, a transcript from
+ * its bytes; `onInfo` receives what is known at the end.
+ */
+type DeferredReader<Input> = (input: Input, config: ParseConfig, onInfo?: (info: object) => void) => AsyncIterable<Block>;
 
-/** Loads the reader for a deferred format on first use, so Markdown users never load pdf.js. */
-async function deferredReader(format: 'pdf' | 'transcript'): Promise<DeferredReader> {
-  if (format === 'pdf') {
-    const { readPdfBlocks } = await import('../parsers/pdf/reader.js');
-    return readPdfBlocks;
-  }
-  const { readTranscriptBlocks } = await import('../parsers/transcript/reader.js');
-  return readTranscriptBlocks;
+/** Loads the PDF reader on first use, so Markdown users never load pdf.js. */
+async function pdfReader(): Promise<DeferredReader<string>> {
+  return (await import('../parsers/pdf/reader.js')).readPdfFileBlocks;
+}
+
+async function transcriptReader(): Promise<DeferredReader<Uint8Array>> {
+  return (await import('../parsers/transcript/reader.js')).readTranscriptBlocks;
 }
 
 /** The parse stage as a Transform: Buffers or strings in, `Block` objects out. */
@@ -39,8 +43,10 @@ class ParseTransform extends Transform {
   #core: Core<string | Uint8Array, MarkdownBatch> | null = null;
   /** Where the Markdown batches are parsed (inline or on the pool), their blocks pushed in document order. */
   readonly #scheduler: BatchScheduler;
-  /** Bytes of a deferred format (or of the first write, before the format is known). */
+  /** Bytes of a transcript (or of the first writes, before the format is known). */
   #held: Uint8Array[] = [];
+  /** The file a PDF input is written to as it arrives. */
+  #spool: Spool | null = null;
   /** The paragraph reader of a plain-text input. */
   #text: Core<string | Uint8Array, Block> | null = null;
   #heldBytes = 0;
@@ -67,7 +73,7 @@ class ParseTransform extends Transform {
         this.#hold(input);
         // `detectFormat` looks for the PDF header in the first kilobyte: decide once that much is here (or at the end).
         if (this.#heldBytes < DETECT_BYTES) return callback();
-        this.#decide();
+        if (this.#decide() === 'pdf') return this.#spoolHeld(callback);
         if (this.#core === null) return callback();
         const held = this.#held;
         this.#held = [];
@@ -82,6 +88,7 @@ class ParseTransform extends Transform {
         return callback();
       }
       this.#hold(input);
+      if (this.#format === 'pdf') return this.#spoolHeld(callback);
       callback();
     } catch (error) {
       callback(toChunkError(error));
@@ -90,7 +97,10 @@ class ParseTransform extends Transform {
 
   override _flush(callback: TransformCallback): void {
     try {
-      if (this.#format === 'auto') this.#decide();
+      if (this.#format === 'auto') {
+        // A PDF shorter than the detection window is still held: spooled first, then read.
+        if (this.#decide() === 'pdf') return this.#spoolHeld((error) => (error ? callback(error) : settle(this.#readPdf(), callback)));
+      }
       if (this.#format === 'markdown') {
         const core = (this.#core ??= createMarkdownBatchCore(this.#config));
         const batches = this.#held.flatMap((piece) => core.write(piece));
@@ -106,11 +116,12 @@ class ParseTransform extends Transform {
     } catch (error) {
       return callback(toChunkError(error));
     }
-    settle(this.#readDeferred(this.#format as 'pdf' | 'transcript'), callback);
+    settle(this.#format === 'pdf' ? this.#readPdf() : this.#readTranscript(), callback);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.#scheduler.release();
+    void this.#spool?.remove();
     callback(error);
   }
 
@@ -136,14 +147,39 @@ class ParseTransform extends Transform {
     callback();
   }
 
-  async #readDeferred(format: 'pdf' | 'transcript'): Promise<void> {
-    const reader = await deferredReader(format);
+  /** Writes the held bytes to the spool, then calls `callback`; a PDF is never held in memory past this. */
+  #spoolHeld(callback: TransformCallback): void {
+    const spool = (this.#spool ??= new Spool());
+    const held = this.#held;
+    this.#held = [];
+    held.reduce((written, bytes) => written.then(() => spool.write(bytes)), Promise.resolve()).then(
+      () => callback(),
+      (error: unknown) => callback(toChunkError(error)),
+    );
+  }
+
+  /** Reads the spooled PDF page by page; the page count, needsOcr and warnings come as an 'info' event at the end. */
+  async #readPdf(): Promise<void> {
+    const spool = (this.#spool ??= new Spool());
+    try {
+      const [reader, path] = await Promise.all([pdfReader(), spool.finish()]);
+      await this.#pushDeferred(reader(path, this.#config, (info) => this.emit('info', info)));
+    } finally {
+      await spool.remove();
+    }
+  }
+
+  async #readTranscript(): Promise<void> {
+    const reader = await transcriptReader();
     const bytes = Buffer.concat(this.#held);
     this.#held = [];
-    // PDF: the page count, needsOcr and warnings, as an 'info' event before the stream ends.
-    for await (const block of reader(bytes, this.#config, (info) => this.emit('info', info))) {
+    await this.#pushDeferred(reader(bytes, this.#config));
+  }
+
+  /** Pushes the blocks of a deferred reader, waiting for the consumer: they are produced one by one, not all at once. */
+  async #pushDeferred(blocks: AsyncIterable<Block>): Promise<void> {
+    for await (const block of blocks) {
       if (this.destroyed) return;
-      // Wait for the consumer: a PDF's blocks are produced page by page, not all at once.
       if (!this.push(block)) await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }
@@ -164,10 +200,12 @@ class ParseTransform extends Transform {
     this.#held.push(bytes);
   }
 
-  #decide(): void {
-    if (this.#format !== 'auto') return;
+  /** Settles the format of an `auto` input from the bytes held so far, and gives it. */
+  #decide(): InputFormat {
+    if (this.#format !== 'auto') return this.#format;
     this.#format = detectFormat(Buffer.concat(this.#held));
     if (this.#format === 'markdown') this.#core = createMarkdownBatchCore(this.#config);
+    return this.#format;
   }
 
   #pushAll(blocks: Block[]): void {

@@ -39,7 +39,7 @@ export interface PdfDocument extends PdfInfo {
 export type PdfInfoListener = (info: PdfInfo) => void;
 
 /**
- * Reads a PDF into blocks, page by page. The streaming entry of `parse()`: pages are read one at a time, blocks come
+ * Reads a PDF into blocks, page by page. Pages are read one at a time, blocks come
  * out as soon as a page's layout is settled (a few pages later, for running headers), and `onInfo` receives the page
  * count, `needsOcr` and the warnings after the last block. The bytes are copied to the sandbox; the caller's stay as
  * they are.
@@ -50,6 +50,14 @@ export type PdfInfoListener = (info: PdfInfo) => void;
  */
 export async function* readPdfBlocks(bytes: Uint8Array, config: ParseConfig, onInfo?: PdfInfoListener): AsyncGenerator<Block> {
   yield* readPdf({ data: bytes }, config, onInfo);
+}
+
+/**
+ * Reads the PDF at `path` into blocks, page by page, as `readPdfBlocks` reads bytes: the streaming entry of
+ * `parse()`, which spools its input to a file. The sandbox reads the file; this process never holds it.
+ */
+export async function* readPdfFileBlocks(path: string, config: ParseConfig, onInfo?: PdfInfoListener): AsyncGenerator<Block> {
+  yield* readPdf({ path }, config, onInfo);
 }
 
 /**

@@ -1,0 +1,65 @@
+/**
+ * A temporary file that takes a streamed input as it arrives, for a format read with random access once the input
+ * has ended (PDF). The stream then holds none of the input: a 32 MB PDF streamed into `parse()` cost this process
+ * some 80 MB when held in memory (the writes, their concatenation, the copy sent to the sandbox), and costs it nothing
+ * from a file, which the PDF sandbox reads as it reads a path.
+ */
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChunkError } from '../errors.js';
+
+/** An input spooled to a file of its own, in a folder of its own under the system's temporary folder. */
+export class Spool {
+  #file: Promise<{ readonly dir: string; readonly handle: FileHandle }> | null = null;
+  #dir: string | null = null;
+  #removed = false;
+
+  /** Appends `bytes`; resolves once they are written. Writes must not overlap: each waits for the one before. */
+  async write(bytes: Uint8Array): Promise<void> {
+    const { handle } = await this.#open();
+    try {
+      for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written)).bytesWritten;
+    } catch (error) {
+      throw writeError(error);
+    }
+  }
+
+  /** Closes the file and gives its path (an empty file when nothing was written). */
+  async finish(): Promise<string> {
+    const { dir, handle } = await this.#open();
+    await handle.close();
+    return join(dir, FILE_NAME);
+  }
+
+  /** Removes the file and its folder. Idempotent; a removal that fails leaves the file for the system to clear. */
+  async remove(): Promise<void> {
+    if (this.#removed) return;
+    this.#removed = true;
+    const opened = await this.#file?.catch(() => null);
+    if (opened === null || opened === undefined) return;
+    await opened.handle.close().catch(() => {});
+    await rm(opened.dir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  #open(): Promise<{ readonly dir: string; readonly handle: FileHandle }> {
+    if (this.#removed) return Promise.reject(new ChunkError('ERR_INTERNAL', 'The spooled input was already removed'));
+    this.#file ??= (async () => {
+      try {
+        const dir = await mkdtemp(join(tmpdir(), 'chunkstream-'));
+        this.#dir = dir;
+        return { dir, handle: await open(join(dir, FILE_NAME), 'w') };
+      } catch (error) {
+        if (this.#dir !== null) await rm(this.#dir, { recursive: true, force: true }).catch(() => {});
+        throw writeError(error);
+      }
+    })();
+    return this.#file;
+  }
+}
+
+const FILE_NAME = 'input';
+
+function writeError(error: unknown): ChunkError {
+  return new ChunkError('ERR_WRITE', `The input could not be spooled to the temporary folder ${tmpdir()}: ${(error as Error).message}`, { cause: error });
+}
