@@ -142,40 +142,61 @@ async function getPage(doc: PdfDocumentProxy, number: number): Promise<PdfPagePr
   }
 }
 
-/** The text items of one page. */
+/**
+ * The text items of one page, read as pdf.js streams them: past `MAX_PAGE_ITEMS` runs the stream is cancelled, which
+ * stops pdf.js reading the page, so a page that floods runs of text costs what its first runs cost (read whole, a
+ * page of 1.7 million one-character runs took 10 s and some 500 MB before it could be cut).
+ */
 async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage> {
+  const items: PdfTextItem[] = [];
+  let truncated = false;
+  const reader = page.streamTextContent().getReader();
   try {
-    const content = await page.getTextContent();
-    const items: PdfTextItem[] = [];
-    let truncated = false;
-    for (const item of content.items) {
-      if (!('str' in item)) continue;
-      if (items.length >= MAX_PAGE_ITEMS) {
-        truncated = true;
-        break;
+    const styles: Record<string, { fontFamily?: string }> = {};
+    while (!truncated) {
+      const { value, done } = (await reader.read()) as { value?: TextContentChunk; done: boolean };
+      if (done || value === undefined) break;
+      Object.assign(styles, value.styles);
+      for (const item of value.items) {
+        if (!('str' in item)) continue;
+        if (items.length >= MAX_PAGE_ITEMS) {
+          truncated = true;
+          break;
+        }
+        items.push(textItem(item, styles[item.fontName]));
       }
-      const t = item.transform as number[];
-      const style = content.styles[item.fontName];
-      const fontSize = Math.hypot(t[2] ?? 0, t[3] ?? 0) || item.height;
-      const angle = Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 1) * 180) / Math.PI);
-      items.push({
-        str: item.str,
-        x: t[4] ?? 0,
-        y: t[5] ?? 0,
-        width: item.width,
-        height: item.height,
-        fontName: item.fontName,
-        fontSize,
-        hasEOL: item.hasEOL,
-        monospace: style?.fontFamily === 'monospace',
-        ...(angle !== 0 ? { angle } : {}),
-        ...(item.dir === 'rtl' ? { rtl: true } : {}),
-      });
     }
+    // pdf.js asks a cancel for its reason.
+    if (truncated) await reader.cancel(new Error(`more than ${MAX_PAGE_ITEMS} runs of text`));
     return { number, items, truncated };
   } catch (error) {
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
+  } finally {
+    reader.releaseLock();
   }
+}
+
+/** One batch of a page's streamed text content. */
+type TextContentChunk = Pick<Awaited<ReturnType<PdfPageProxy['getTextContent']>>, 'items' | 'styles'>;
+type TextItem = Extract<TextContentChunk['items'][number], { str: string }>;
+
+function textItem(item: TextItem, style: { fontFamily?: string } | undefined): PdfTextItem {
+  const t = item.transform as number[];
+  const fontSize = Math.hypot(t[2] ?? 0, t[3] ?? 0) || item.height;
+  const angle = Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 1) * 180) / Math.PI);
+  return {
+    str: item.str,
+    x: t[4] ?? 0,
+    y: t[5] ?? 0,
+    width: item.width,
+    height: item.height,
+    fontName: item.fontName,
+    fontSize,
+    hasEOL: item.hasEOL,
+    monospace: style?.fontFamily === 'monospace',
+    ...(angle !== 0 ? { angle } : {}),
+    ...(item.dir === 'rtl' ? { rtl: true } : {}),
+  };
 }
 
 /** What a page draws, and the names of the fonts its text used (pdf.js knows them once it has listed the page). */
