@@ -234,13 +234,15 @@ export const DEFAULT_BATCH_SIZE = 8 * 1024;
  */
 export const DEFAULT_PDF_SECONDS = 25;
 /**
- * Default memory budget of the process reading one PDF. Node and pdf.js take some 90 MB before a page is read and
- * the file is held whole; a 352-page book peaked at about 160 MB in a fresh process and at 240–260 MB in one that
- * had read it before (what a document leaves is reused, not returned), a generated 3,200-page file of 15 MB at
- * 190 MB. Twice that leaves room for larger books. A decompression bomb is stopped here, a little past it at worst
- * (the watchdog reads the process's resident size every few milliseconds).
+ * Default memory budget of the process reading one PDF. Node and pdf.js take some 95 MB before a page is read, and
+ * the file is held whole. The corpus's books peak at 120–220 MB (a 352-page one at 165 MB fresh and 171 MB in a
+ * process that had read it before; a 117-page one of scanned maps at 217 MB), so this leaves room for larger books
+ * while a hostile file is stopped where the process reading it and the one streaming it stay under 400 MB together.
+ * A decompression bomb is stopped here, a little past it at worst (the watchdog reads the process's resident size
+ * every few milliseconds). Twice this read the same books in some 15–25% less CPU, since a process that ends a book
+ * above 60% of its budget is not reused (see `sandbox.ts`).
  */
-export const DEFAULT_PDF_MEMORY_MB = 512;
+export const DEFAULT_PDF_MEMORY_MB = 256;
 /** Less than this does not even hold Node and pdf.js. */
 const MIN_PDF_MEMORY_MB = 96;
 

@@ -62,7 +62,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { key: 'fatal', scope: 'parse', flag: { group: 'Input', name: 'fatal', value: 'switch', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false' } },
   { key: 'maxPdfBytes', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-bytes', value: 'integer', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456' } },
   { key: 'maxPdfSeconds', scope: 'parse', flag: { group: 'Input', name: 'timeout', value: 'integer', arg: 'SECONDS', help: 'Seconds one PDF file may take to read; past them the file fails with ERR_PDF_LIMIT', default: '25' } },
-  { key: 'maxPdfMemoryMb', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-memory-mb', value: 'integer', arg: 'MB', help: 'Memory the reader of one PDF file may use; past it the file fails with ERR_PDF_LIMIT', default: '512' } },
+  { key: 'maxPdfMemoryMb', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-memory-mb', value: 'integer', arg: 'MB', help: 'Memory the reader of one PDF file may use; past it the file fails with ERR_PDF_LIMIT', default: '256' } },
   { key: 'maxBufferBytes', scope: 'parse' },
   { key: 'batchSize', scope: 'parse' },
   { key: 'maxBatchSize', scope: 'parse' },

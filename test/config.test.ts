@@ -68,7 +68,7 @@ describe('normalizeParseOptions', () => {
     expect(normalizeParseOptions()).toMatchObject({ format: 'auto', fatal: false, maxBufferBytes: 16 * 1024 * 1024, batchSize: 8192, maxBatchSize: 32768, strict: false, workers: 'auto' });
     // A larger batch raises the default bound with it.
     expect(normalizeParseOptions({ batchSize: 65536 }).maxBatchSize).toBe(4 * 65536);
-    expect(normalizeParseOptions()).toMatchObject({ maxPdfSeconds: 25, maxPdfMemoryMb: 512 });
+    expect(normalizeParseOptions()).toMatchObject({ maxPdfSeconds: 25, maxPdfMemoryMb: 256 });
     expect(normalizeParseOptions({ maxPdfSeconds: 0.5 }).maxPdfSeconds).toBe(0.5);
   });
 

@@ -58,7 +58,7 @@ export interface PdfSessionOptions {
 }
 
 /** How often the resident size of a working sandbox is read. */
-const MEMORY_POLL_MS = 20;
+const MEMORY_POLL_MS = 10;
 /** How long a new sandbox may take to load pdf.js; far more than it needs, even on a loaded machine. */
 const STARTUP_MS = 60_000;
 /** Longest delay `setTimeout` takes. */
@@ -261,8 +261,15 @@ const PAGE_BYTES: number | null = (() => {
  */
 function heapFlags(memoryMb: number): string[] {
   const cap = Math.max(64, Math.min(MAX_HEAP_MB, memoryMb - HEAP_HEADROOM_MB));
-  return [`--max-old-space-size=${cap}`, `--initial-old-space-size=${Math.round(cap * 0.75)}`];
+  return [`--max-old-space-size=${cap}`, `--initial-old-space-size=${Math.round(cap * 0.75)}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
 }
+
+/**
+ * Largest semi-space of the young generation, in MB (Node's default is 16). Over four passes of four corpus books at
+ * the default budget, the sandbox ended fewer documents above its reuse share with 4 (5 processes started against
+ * 9), in no more CPU.
+ */
+const SEMI_SPACE_MB = 4;
 
 /** What a sandbox holds besides its old generation, in MB: Node, pdf.js's code, the young generation, the file. */
 const HEAP_HEADROOM_MB = 96;
