@@ -8,6 +8,7 @@ import { isProse } from './draft.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown, type Measure } from './fit.js';
+import { splitsHeads } from './text-splitter.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
 import { countLineEndings, holdsBlankLine } from '../unicode/lines.js';
 
@@ -251,8 +252,9 @@ function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extr
 /** Splits `text` so that the first span fits `budget.first` and the others `budget.rest`. */
 function splitWithFirstBudget(text: string, budget: Budget, ctx: CutContext): Span[] {
   if (budget.first >= budget.rest) return ctx.splitter.split(text, budget.rest);
-  const first = ctx.splitter.split(text, Math.max(1, budget.first));
-  const head = first[0];
+  const firstBudget = Math.max(1, budget.first);
+  // Only the first span of this split is kept: the built-in splitter finds it without cutting the whole text.
+  const head = splitsHeads(ctx.splitter) ? ctx.splitter.splitHead(text, firstBudget) : ctx.splitter.split(text, firstBudget)[0];
   if (head === undefined) return [];
   const rest = ctx.splitter.split(text.slice(head.end), budget.rest).map((s) => ({ start: s.start + head.end, end: s.end + head.end }));
   return [head, ...rest];

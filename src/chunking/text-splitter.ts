@@ -94,7 +94,7 @@ function segmentersFor(locale: string): Omit<Segmenters, 'abbreviation'> {
  * alone measures over `maxSize` (a long emoji sequence under a tiny limit) cannot be cut and comes back as its
  * own span; the caller measures it and flags the chunk.
  */
-export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
+export function createTextSplitter(config: TextSplitterConfig): HeadTextSplitter {
   const { sizer } = config;
   if (sizer === null || typeof sizer !== 'object' || typeof sizer.size !== 'function') {
     throw invalidOption('sizer', 'must be an object with a size(text) method', sizer);
@@ -104,26 +104,56 @@ export function createTextSplitter(config: TextSplitterConfig): TextSplitter {
   const segmenters: Segmenters = { ...segmentersFor(locale), abbreviation };
   return {
     split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
-      if (typeof text !== 'string') {
-        throw new ChunkError('ERR_INVALID_INPUT', `TextSplitter.split needs a string, got ${typeof text}`);
-      }
-      if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
-        throw invalidOption('maxSize', 'must be a number > 0', maxSize);
-      }
-      if (typeof targetSize !== 'number' || Number.isNaN(targetSize) || targetSize <= 0) {
-        throw invalidOption('targetSize', 'must be a number > 0', targetSize);
-      }
+      checkArguments(text, maxSize, targetSize);
       const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
       const target = Math.min(targetSize, maxSize);
       const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
       return pack(text, segments, maxSize, target, sizer, segmenters);
     },
+    splitHead(text: string, maxSize: number): Span | undefined {
+      checkArguments(text, maxSize, maxSize);
+      const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
+      const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, maxSize, sizer, segmenters, maxSize);
+      return pack(text, segments, maxSize, maxSize, sizer, segmenters, true)[0];
+    },
   };
+}
+
+/** The TextSplitter built in, which can also give the first span of a split alone. */
+export interface HeadTextSplitter extends TextSplitter {
+  /**
+   * The first span `split(text, maxSize)` returns, found without cutting the rest of the text: the chunker fills
+   * the room left in a chunk with the head of a long block, then splits the rest at the full size.
+   */
+  splitHead(text: string, maxSize: number): Span | undefined;
+}
+
+/** True for a splitter that can give the head of a split alone (the built-in one). */
+export function splitsHeads(splitter: TextSplitter): splitter is HeadTextSplitter {
+  return typeof (splitter as Partial<HeadTextSplitter>).splitHead === 'function';
+}
+
+function checkArguments(text: unknown, maxSize: unknown, targetSize: unknown): void {
+  if (typeof text !== 'string') {
+    throw new ChunkError('ERR_INVALID_INPUT', `TextSplitter.split needs a string, got ${typeof text}`);
+  }
+  if (typeof maxSize !== 'number' || Number.isNaN(maxSize) || maxSize <= 0) {
+    throw invalidOption('maxSize', 'must be a number > 0', maxSize);
+  }
+  if (typeof targetSize !== 'number' || Number.isNaN(targetSize) || targetSize <= 0) {
+    throw invalidOption('targetSize', 'must be a number > 0', targetSize);
+  }
 }
 
 /**
  * Cuts `text` into the largest segments that fit `maxSize`, going down a level only for a segment that does not.
  * `ranges` are cut at `level`; `gapStart` is where the whitespace before the first of them begins.
+ *
+ * With `enough`, cutting stops once the segments between the first and the last measure more than `enough`
+ * together: the first span packed from them at a target of at most `enough` is then the one all the segments give.
+ * (It ends before the segment that takes the sum past `enough`, and the segment after that one is there for the
+ * packer's look at what follows. Only the last segment may still change: a cluster run at a window's edge is taken
+ * back and grown by the next range.)
  */
 function cutSegments(
   text: string,
@@ -134,23 +164,37 @@ function cutSegments(
   targetSize: number,
   sizer: Sizer,
   segmenters: Segmenters,
+  enough: number = Number.POSITIVE_INFINITY,
 ): Segment[] {
   const segments: Segment[] = [];
   let lastEnd = gapStart;
+  /** Sum of the sizes of `segments[1 .. length - 2]`: what `enough` is compared with. */
+  let inner = 0;
+  let done = false;
+  const push = (segment: Segment): void => {
+    if (segments.length >= 2) inner += (segments[segments.length - 1] as Segment).size;
+    segments.push(segment);
+    if (inner > enough) done = true;
+  };
+  const pop = (): Segment => {
+    const last = segments.pop() as Segment;
+    if (segments.length >= 2) inner -= (segments[segments.length - 1] as Segment).size;
+    return last;
+  };
 
   const addClusterRuns = (start: number, end: number): void => {
     // A run that ended the previous range right where this one starts (a long unbroken run cut into windows
     // above) is taken back and grown, so window edges do not leave short runs behind.
     const previous = segments[segments.length - 1];
     if (previous !== undefined && previous.end === start && previous.level >= CLUSTER_RUN) {
-      segments.pop();
+      pop();
       start = previous.start;
       lastEnd = previous.gapStart;
     }
     const bounds = clusterBounds(text, start, end, segmenters.grapheme);
     const clusters = bounds.length - 1;
     let i = 0;
-    while (i < clusters) {
+    while (i < clusters && !done) {
       const gap = lastEnd < 0 ? bounds[i]! : lastEnd;
       const measure = (count: number): number => sizer.size(text.slice(gap, bounds[i + count]!));
       // Largest count of clusters whose run measures at most the target; one cluster at least, to advance.
@@ -181,7 +225,7 @@ function cutSegments(
         }
       }
       const level = good === 1 ? GRAPHEME : CLUSTER_RUN;
-      segments.push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
+      push({ start: bounds[i]!, end: bounds[i + good]!, gapStart: gap, size: goodSize, level });
       lastEnd = bounds[i + good]!;
       i += good;
     }
@@ -196,7 +240,7 @@ function cutSegments(
     const size = knownSize ?? sizer.size(text.slice(gap, end));
     // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
     if (size <= maxSize || level === GRAPHEME) {
-      segments.push({ start, end, gapStart: gap, size, level });
+      push({ start, end, gapStart: gap, size, level });
       lastEnd = end;
       return;
     }
@@ -211,10 +255,16 @@ function cutSegments(
       add(start, end, level + 1, size);
       return;
     }
-    for (const range of below) add(range.start, range.end, level + 1);
+    for (const range of below) {
+      if (done) return;
+      add(range.start, range.end, level + 1);
+    }
   };
 
-  for (const range of ranges) add(range.start, range.end, level);
+  for (const range of ranges) {
+    if (done) break;
+    add(range.start, range.end, level);
+  }
   return segments;
 }
 
@@ -323,7 +373,7 @@ function clusterBounds(text: string, start: number, end: number, graphemes: Intl
  * once; one the sizer finds over `maxSize` keeps the longest prefix of its segments that fits (one segment at least,
  * so every span advances).
  */
-function pack(text: string, segments: Segment[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters): Span[] {
+function pack(text: string, segments: Segment[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters, firstOnly = false): Span[] {
   const spans: Span[] = [];
   let i = 0;
   while (i < segments.length) {
@@ -363,6 +413,7 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
         ),
     });
     spans.push({ start: first.start, end: segments[found.last]!.end });
+    if (firstOnly) break;
     i = found.last + 1;
   }
   return spans;

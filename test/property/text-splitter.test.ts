@@ -67,6 +67,20 @@ describe('TextSplitter on generated text', () => {
     });
   }
 
+  for (const setting of SETTINGS) {
+    it(`splitHead gives the first span of split, ${setting.name}`, () => {
+      const splitter = createTextSplitter({ sizer: setting.sizer, locale: 'en' });
+      fc.assert(
+        fc.property(generatedText, fc.constantFrom(1, 0.5, 0.1, 0.02), (text, share) => {
+          // Heads are asked for at a budget down to a few units, where the text runs on far past the head.
+          const budget = Math.max(1, Math.floor(setting.maxSize * share));
+          expect(splitter.splitHead(text, budget)).toEqual(splitter.split(text, budget)[0]);
+        }),
+        fcParams(40),
+      );
+    });
+  }
+
   it('returns the whole text as one span when it fits (chars, target = max)', () => {
     const splitter = createTextSplitter({ sizer: chars });
     fc.assert(
