@@ -10,6 +10,12 @@ import { isOneGrapheme } from './unicode/segmenters.js';
 /** Measures text in some unit (characters, words, tokens). Must be additive-ish and non-negative. */
 export interface SizerProtocol {
   size(text: string): number;
+  /**
+   * Optional: the size of `text` when it is at most `limit`, otherwise any number above `limit`. Where the chunker
+   * only asks whether a text fits (a paragraph before it is cut into sentences), a sizer that stops counting past
+   * the limit saves measuring the rest; the built-in token sizer does.
+   */
+  sizeUpTo?(text: string, limit: number): number;
 }
 /** The `SizerProtocol`, by its shorter name. */
 export type Sizer = SizerProtocol;
@@ -54,15 +60,25 @@ export type Chunker = (source: Source) => Chunk[];
 /** Wraps a `SizerLike` into a `Sizer` that checks what it returns. */
 export function toSizer(sizer: SizerLike): Sizer {
   const measure = typeof sizer === 'function' ? sizer : sizer.size.bind(sizer);
-  return {
-    size(text: string): number {
-      const n = measure(text);
-      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
-        throw new ChunkError('ERR_PROTOCOL', `sizer must return a finite number >= 0, got ${String(n)}`);
-      }
-      return n;
-    },
-  };
+  const checked: Sizer = { size: (text) => checkedSize(measure(text)) };
+  if (typeof sizer !== 'function' && typeof sizer.sizeUpTo === 'function') {
+    const upTo = sizer.sizeUpTo.bind(sizer);
+    checked.sizeUpTo = (text, limit) => checkedSize(upTo(text, limit));
+  }
+  return checked;
+}
+
+function checkedSize(n: unknown): number {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
+    throw new ChunkError('ERR_PROTOCOL', `sizer must return a finite number >= 0, got ${String(n)}`);
+  }
+  return n;
+}
+
+/** The size of `text` when it is at most `limit`, otherwise a number above `limit` (see `SizerProtocol.sizeUpTo`). */
+export function sizeUpTo(sizer: Sizer, text: string, limit: number): number {
+  // A limit that is not a finite number (NaN from a broken sizer upstream) asks for the exact size.
+  return sizer.sizeUpTo === undefined || !Number.isFinite(limit) ? sizer.size(text) : sizer.sizeUpTo(text, limit);
 }
 
 /** Wraps a `TextSplitterLike` into a `TextSplitter`. */

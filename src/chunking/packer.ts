@@ -11,7 +11,7 @@
  */
 import type { ChunkConfig } from '../config.js';
 import type { Core } from '../core.js';
-import type { Sizer, TextSplitter } from '../protocols.js';
+import { sizeUpTo, type Sizer, type TextSplitter } from '../protocols.js';
 import type { Block, HeadingContext } from '../types.js';
 import type { ChunkMeasure } from './chunk-measure.js';
 import { buildDraft, type PackedDraft } from './draft.js';
@@ -217,11 +217,13 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
       section++;
     }
     const heading = block.heading as HeadingContext;
-    const size = sizer.size(block.text);
+    const room = measure.contentRoom(heading);
+    // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
+    const size = sizeUpTo(sizer, block.text, room);
     // A part of a construct the parser cut carries its frame (a table header, a fence line) when kept whole.
     const whole = block.continuation === undefined ? wholePiece(block, size) : framedWholePiece(block, size, ctx);
-    const framed = whole.prefix === '' && whole.suffix === '' ? size : sizer.size(whole.prefix + block.text + whole.suffix);
-    if (framed <= measure.contentRoom(heading) && !strandsHeadings(whole)) add(whole);
+    const framed = (whole.prefix === '' && whole.suffix === '') || size > room ? size : sizer.size(whole.prefix + block.text + whole.suffix);
+    if (framed <= room && !strandsHeadings(whole)) add(whole);
     else cutAndAdd(block, whole);
     const ready = out;
     out = [];

@@ -8,7 +8,7 @@ import { isProse } from './draft.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { textHash } from '../unicode/text-hash.js';
 import { fitKnown, type Measure } from './fit.js';
-import { splitsHeads } from './text-splitter.js';
+import { isHeadTextSplitter, type SizedSpan } from './text-splitter.js';
 import type { Block, BlockKind, HeadingContext, Span } from '../types.js';
 import { countLineEndings, holdsBlankLine } from '../unicode/lines.js';
 
@@ -240,23 +240,30 @@ function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extr
   // The first piece is measured against the tighter budget; the splitter packs the rest against the wider one.
   const spans = splitWithFirstBudget(text, budget, ctx);
   const protectedSpans = block.features?.math ? inlineMathSpans(text) : [];
-  const adjusted = protectedSpans.length > 0 ? avoidCutsInside(text, spans, protectedSpans, budget, ctx) : spans;
+  const adjusted: readonly SizedSpan[] = protectedSpans.length > 0 ? avoidCutsInside(text, spans, protectedSpans, budget, ctx) : spans;
   return spansToPieces(
     blockSource(block),
     adjusted.map((s) => ({ start: s.start + span.start, end: s.end + span.start })),
     ctx,
-    () => extra,
+    // The built-in splitter measured its spans already; a span moved to keep a formula whole is measured again.
+    (i) => {
+      const size = adjusted[i]?.size;
+      return size === undefined ? extra : { ...extra, size };
+    },
   );
 }
 
 /** Splits `text` so that the first span fits `budget.first` and the others `budget.rest`. */
-function splitWithFirstBudget(text: string, budget: Budget, ctx: CutContext): Span[] {
-  if (budget.first >= budget.rest) return ctx.splitter.split(text, budget.rest);
+function splitWithFirstBudget(text: string, budget: Budget, ctx: CutContext): SizedSpan[] {
+  const splitter = ctx.splitter;
+  const sized = isHeadTextSplitter(splitter);
+  const split = (t: string, max: number): SizedSpan[] => (sized ? splitter.splitSized(t, max) : splitter.split(t, max));
+  if (budget.first >= budget.rest) return split(text, budget.rest);
   const firstBudget = Math.max(1, budget.first);
   // Only the first span of this split is kept: the built-in splitter finds it without cutting the whole text.
-  const head = splitsHeads(ctx.splitter) ? ctx.splitter.splitHead(text, firstBudget) : ctx.splitter.split(text, firstBudget)[0];
+  const head = sized ? splitter.splitHead(text, firstBudget) : split(text, firstBudget)[0];
   if (head === undefined) return [];
-  const rest = ctx.splitter.split(text.slice(head.end), budget.rest).map((s) => ({ start: s.start + head.end, end: s.end + head.end }));
+  const rest = split(text.slice(head.end), budget.rest).map((s) => ({ ...s, start: s.start + head.end, end: s.end + head.end }));
   return [head, ...rest];
 }
 
@@ -268,20 +275,24 @@ function inlineMathSpans(text: string): Span[] {
 }
 
 /** Moves every cut that falls inside a formula to the formula's start (or end), when the pieces still fit. */
-function avoidCutsInside(text: string, spans: Span[], formulas: Span[], budget: Budget, ctx: CutContext): Span[] {
+function avoidCutsInside(text: string, spans: readonly SizedSpan[], formulas: Span[], budget: Budget, ctx: CutContext): SizedSpan[] {
   const out = spans.map((s) => ({ ...s }));
   for (let i = 0; i + 1 < out.length; i++) {
-    const left = out[i] as { start: number; end: number };
-    const right = out[i + 1] as { start: number; end: number };
+    const left = out[i] as { start: number; end: number; size?: number };
+    const right = out[i + 1] as { start: number; end: number; size?: number };
     const inside = formulas.find((f) => f.start < right.start && f.end > left.end) ?? formulas.find((f) => f.start < left.end && f.end > left.end);
     if (inside === undefined) continue;
     const limit = i === 0 ? budget.first : budget.rest;
     if (inside.start > left.start && ctx.sizer.size(text.slice(inside.start, right.end)) <= budget.rest) {
       left.end = trimEnd(text, left.start, inside.start);
       right.start = inside.start;
+      delete left.size;
+      delete right.size;
     } else if (inside.end < right.end && ctx.sizer.size(text.slice(left.start, inside.end)) <= limit) {
       left.end = inside.end;
       right.start = trimStart(text, inside.end, right.end);
+      delete left.size;
+      delete right.size;
     }
   }
   return out.filter((s) => s.end > s.start);

@@ -15,7 +15,7 @@
  */
 import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
-import type { Sizer, TextSplitter } from '../protocols.js';
+import { sizeUpTo, type Sizer, type TextSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
@@ -102,15 +102,17 @@ export function createTextSplitter(config: TextSplitterConfig): HeadTextSplitter
   const locale = config.locale ?? 'en';
   const abbreviation = config.abbreviations === false ? null : createAbbreviationTest(config.abbreviations ?? abbreviationsFor(locale));
   const segmenters: Segmenters = { ...segmentersFor(locale), abbreviation };
+  const splitSized = (text: string, maxSize: number, targetSize: number = maxSize): SizedSpan[] => {
+    checkArguments(text, maxSize, targetSize);
+    const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
+    const target = Math.min(targetSize, maxSize);
+    const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
+    return pack(text, segments, maxSize, target, sizer, segmenters);
+  };
   return {
-    split(text: string, maxSize: number, targetSize: number = maxSize): Span[] {
-      checkArguments(text, maxSize, targetSize);
-      const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
-      const target = Math.min(targetSize, maxSize);
-      const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, target, sizer, segmenters);
-      return pack(text, segments, maxSize, target, sizer, segmenters);
-    },
-    splitHead(text: string, maxSize: number): Span | undefined {
+    split: (text, maxSize, targetSize = maxSize) => splitSized(text, maxSize, targetSize).map(({ start, end }) => ({ start, end })),
+    splitSized,
+    splitHead(text: string, maxSize: number): SizedSpan | undefined {
       checkArguments(text, maxSize, maxSize);
       const paragraphs = subranges(text, 0, text.length, PARAGRAPH, segmenters);
       const segments = cutSegments(text, paragraphs, PARAGRAPH, -1, maxSize, maxSize, sizer, segmenters, maxSize);
@@ -119,18 +121,26 @@ export function createTextSplitter(config: TextSplitterConfig): HeadTextSplitter
   };
 }
 
-/** The TextSplitter built in, which can also give the first span of a split alone. */
-export interface HeadTextSplitter extends TextSplitter {
-  /**
-   * The first span `split(text, maxSize)` returns, found without cutting the rest of the text: the chunker fills
-   * the room left in a chunk with the head of a long block, then splits the rest at the full size.
-   */
-  splitHead(text: string, maxSize: number): Span | undefined;
+/** A span with its size, when the splitter measured it exactly (every span but a lone cluster over the limit). */
+export interface SizedSpan extends Span {
+  readonly size?: number;
 }
 
-/** True for a splitter that can give the head of a split alone (the built-in one). */
-export function splitsHeads(splitter: TextSplitter): splitter is HeadTextSplitter {
-  return typeof (splitter as Partial<HeadTextSplitter>).splitHead === 'function';
+/** The TextSplitter built in, which can also give the sizes of the spans it measured, and the first span alone. */
+export interface HeadTextSplitter extends TextSplitter {
+  /** The spans of `split`, each with its size as measured: the chunker need not measure them again. */
+  splitSized(text: string, maxSize: number, targetSize?: number): SizedSpan[];
+  /**
+   * The first span `splitSized(text, maxSize)` returns, found without cutting the rest of the text: the chunker
+   * fills the room left in a chunk with the head of a long block, then splits the rest at the full size.
+   */
+  splitHead(text: string, maxSize: number): SizedSpan | undefined;
+}
+
+/** True for a splitter that gives its spans' sizes and the head of a split alone (the built-in one). */
+export function isHeadTextSplitter(splitter: TextSplitter): splitter is HeadTextSplitter {
+  const methods = splitter as Partial<HeadTextSplitter>;
+  return typeof methods.splitHead === 'function' && typeof methods.splitSized === 'function';
 }
 
 function checkArguments(text: unknown, maxSize: unknown, targetSize: unknown): void {
@@ -196,10 +206,13 @@ function cutSegments(
     let i = 0;
     while (i < clusters && !done) {
       const gap = lastEnd < 0 ? bounds[i]! : lastEnd;
-      const measure = (count: number): number => sizer.size(text.slice(gap, bounds[i + count]!));
+      // Runs are only compared with the target: the sizer may stop counting past it.
+      const measure = (count: number): number => sizeUpTo(sizer, text.slice(gap, bounds[i + count]!), targetSize);
       // Largest count of clusters whose run measures at most the target; one cluster at least, to advance.
       let good = 1;
       let goodSize = measure(1);
+      // A cluster over the target alone is taken all the same, with its exact size.
+      if (goodSize > targetSize) goodSize = sizer.size(text.slice(gap, bounds[i + 1]!));
       if (goodSize <= targetSize) {
         let bad = 0;
         while (good < clusters - i) {
@@ -237,7 +250,8 @@ function cutSegments(
       return;
     }
     const gap = lastEnd < 0 ? start : lastEnd;
-    const size = knownSize ?? sizer.size(text.slice(gap, end));
+    // A segment is kept with its size only when it fits (or cannot be cut): past `maxSize` the sizer may stop.
+    const size = knownSize ?? (level === GRAPHEME ? sizer.size(text.slice(gap, end)) : sizeUpTo(sizer, text.slice(gap, end), maxSize));
     // A sizer that returns NaN fails `size <= maxSize` and gets its text cut down to clusters.
     if (size <= maxSize || level === GRAPHEME) {
       push({ start, end, gapStart: gap, size, level });
@@ -252,7 +266,8 @@ function cutSegments(
     }
     const below = subranges(text, start, end, level + 1, segmenters);
     if (below.length === 1 && below[0]!.start === start && below[0]!.end === end) {
-      add(start, end, level + 1, size);
+      // The size is known not to fit; a cluster is measured again, since it is kept whatever its size.
+      add(start, end, level + 1, level + 1 === GRAPHEME ? undefined : size);
       return;
     }
     for (const range of below) {
@@ -373,8 +388,8 @@ function clusterBounds(text: string, start: number, end: number, graphemes: Intl
  * once; one the sizer finds over `maxSize` keeps the longest prefix of its segments that fits (one segment at least,
  * so every span advances).
  */
-function pack(text: string, segments: Segment[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters, firstOnly = false): Span[] {
-  const spans: Span[] = [];
+function pack(text: string, segments: Segment[], maxSize: number, targetSize: number, sizer: Sizer, segmenters: Segmenters, firstOnly = false): SizedSpan[] {
+  const spans: SizedSpan[] = [];
   let i = 0;
   while (i < segments.length) {
     const first = segments[i]!;
@@ -395,7 +410,8 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
       last: segments.length - 1,
       added: (k) => (k === from ? alone : segments[k]!.size),
       estimateLimit: targetSize,
-      exact: (to) => sizer.size(text.slice(segments[from]!.start, segments[to]!.end)),
+      // Exact when it fits: only then is the span's size kept.
+      exact: (to) => sizeUpTo(sizer, text.slice(segments[from]!.start, segments[to]!.end), maxSize),
       limit: maxSize,
       grow: { kind: 'units' },
       measureSingle: false,
@@ -412,7 +428,9 @@ function pack(text: string, segments: Segment[], maxSize: number, targetSize: nu
           CUT_LOW * targetSize,
         ),
     });
-    spans.push({ start: first.start, end: segments[found.last]!.end });
+    // A span of one segment measures what the segment does alone; a longer one was measured (exactly, if it fits).
+    const size = found.last === from ? alone : found.size;
+    spans.push({ start: first.start, end: segments[found.last]!.end, ...(size !== undefined && size <= maxSize ? { size } : {}) });
     if (firstOnly) break;
     i = found.last + 1;
   }

@@ -207,6 +207,32 @@ describe('SemanticChunker', () => {
   });
 });
 
+describe("an injected sizer's optional sizeUpTo", () => {
+  const markdown = `# T\n\n${'word and more words. '.repeat(300)}\n\n${'x'.repeat(3000)}`;
+  const words = (t: string): number => t.split(/\s+/).filter((w) => w !== '').length;
+
+  it('is used where only a fit is asked, and gives the chunks size alone gives', () => {
+    let bounded = 0;
+    const plain = chunkText(markdown, { maxSize: 40 }, { sizer: { size: words } }).chunks;
+    const withUpTo = chunkText(markdown, { maxSize: 40 }, {
+      sizer: {
+        size: words,
+        sizeUpTo: (t: string, limit: number) => {
+          bounded++;
+          return Math.min(words(t), limit + 1);
+        },
+      },
+    }).chunks;
+    expect(bounded).toBeGreaterThan(0);
+    expect(withUpTo).toEqual(plain);
+  });
+
+  it('is checked like size: a negative answer is ERR_PROTOCOL', () => {
+    const run = () => chunkText(markdown, { maxSize: 40 }, { sizer: { size: words, sizeUpTo: () => -1 } });
+    expect(run).toThrow(expect.objectContaining({ code: 'ERR_PROTOCOL' }));
+  });
+});
+
 describe('an injected splitter that breaks its protocol is refused with ERR_PROTOCOL, naming what it did', () => {
   const markdown = `# T\n\n${'word '.repeat(400)}`;
   const cases: [string, (text: string) => unknown, RegExp][] = [

@@ -74,7 +74,29 @@ describe('TextSplitter on generated text', () => {
         fc.property(generatedText, fc.constantFrom(1, 0.5, 0.1, 0.02), (text, share) => {
           // Heads are asked for at a budget down to a few units, where the text runs on far past the head.
           const budget = Math.max(1, Math.floor(setting.maxSize * share));
-          expect(splitter.splitHead(text, budget)).toEqual(splitter.split(text, budget)[0]);
+          const head = splitter.splitHead(text, budget);
+          const first = splitter.splitSized(text, budget)[0];
+          expect(head).toEqual(first);
+          expect(head === undefined ? undefined : { start: head.start, end: head.end }).toEqual(splitter.split(text, budget)[0]);
+        }),
+        fcParams(40),
+      );
+    });
+  }
+
+  for (const setting of SETTINGS) {
+    it(`splitSized gives the spans of split, with their exact sizes, ${setting.name}`, () => {
+      const splitter = createTextSplitter({ sizer: setting.sizer, locale: 'en' });
+      fc.assert(
+        fc.property(generatedText, fc.constantFrom(1, 0.5), (text, share) => {
+          const target = Math.max(1, Math.floor(setting.maxSize * share));
+          const sized = splitter.splitSized(text, setting.maxSize, target);
+          expect(sized.map(({ start, end }) => ({ start, end }))).toEqual(splitter.split(text, setting.maxSize, target));
+          for (const span of sized) {
+            const size = setting.sizer.size(text.slice(span.start, span.end));
+            // Every span that fits comes with its size; only a lone cluster over the limit may come without.
+            if (span.size !== undefined || size <= setting.maxSize) expect(span.size).toBe(size);
+          }
         }),
         fcParams(40),
       );

@@ -60,10 +60,18 @@ export function loadedEncodings(): TokenEncoding[] {
 
 /** Exact token count of `text` (see the module comment for pre-tokens over {@link MAX_PIECE_LENGTH}). */
 export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base'): number {
+  return countTokensUpTo(text, Number.POSITIVE_INFINITY, encoding);
+}
+
+/**
+ * The token count of `text` when it is at most `limit`; otherwise a count above `limit`, of the pre-tokens up to
+ * where the count went past it (pre-tokens count apart, so the rest can only add to it).
+ */
+function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): number {
   const { preTokenEnd, pattern, cache, countPiece, longCache } = load(encoding);
   let total = 0;
   let at = 0;
-  while (at < text.length) {
+  while (at < text.length && total <= limit) {
     // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended.
     // The global search covers a gap all the same.
     let start = at;
@@ -89,7 +97,7 @@ export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base
 /** A `Sizer` counting tokens of `encoding` (default `cl100k_base`). The encoding is loaded on the first `size` call. */
 export function createTokenSizer(encoding: TokenEncoding = 'cl100k_base'): Sizer {
   checkEncoding(encoding);
-  return { size: (text) => countTokens(text, encoding) };
+  return { size: (text) => countTokens(text, encoding), sizeUpTo: (text, limit) => countTokensUpTo(text, limit, encoding) };
 }
 
 /** Pre-token ends by the encoding's pattern, sticky: a test at `at`, without allocating a match. */

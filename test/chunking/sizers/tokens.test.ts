@@ -254,3 +254,28 @@ describe('createTokenSizer', () => {
     expect(createTokenSizer().size(' \u00e9t\u00e9 123456')).toBe(countTokens(' \u00e9t\u00e9 123456', 'cl100k_base'));
   });
 });
+
+describe('sizeUpTo', () => {
+  const text = fc.string({ unit: 'grapheme', maxLength: 400 }).chain((t) => fc.tuple(fc.constant(t), fc.integer({ min: 0, max: 200 })));
+  for (const encoding of ENCODINGS) {
+    it(`is the exact count when it is at most the limit, and above the limit otherwise (${encoding})`, () => {
+      const sizer = createTokenSizer(encoding);
+      fc.assert(
+        fc.property(text, ([t, limit]) => {
+          const exact = countTokens(t, encoding);
+          const bounded = sizer.sizeUpTo?.(t, limit) as number;
+          if (exact <= limit) expect(bounded).toBe(exact);
+          else expect(bounded).toBeGreaterThan(limit);
+          expect(bounded).toBeLessThanOrEqual(exact);
+        }),
+        fcParams(300),
+      );
+    });
+  }
+
+  it('stops counting past the limit: a megabyte is counted up to the limit only', () => {
+    const sizer = createTokenSizer();
+    const long = 'word '.repeat(200_000);
+    expect(sizer.sizeUpTo?.(long, 10)).toBe(11);
+  });
+});
