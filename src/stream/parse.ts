@@ -31,6 +31,7 @@ async function pdfReader(): Promise<DeferredReader<string>> {
   return (await import('../parsers/pdf/reader.js')).readPdfFileBlocks;
 }
 
+/** Loads the transcript reader on first use. */
 async function transcriptReader(): Promise<DeferredReader<Uint8Array>> {
   return (await import('../parsers/transcript/reader.js')).readTranscriptBlocks;
 }
