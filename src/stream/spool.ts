@@ -4,6 +4,7 @@
  * some 80 MB when held in memory (the writes, their concatenation, the copy sent to the sandbox), and costs it nothing
  * from a file, which the PDF sandbox reads as it reads a path.
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,7 @@ export class Spool {
     if (opened === null || opened === undefined) return;
     await opened.handle.close().catch(() => {});
     await rm(opened.dir, { recursive: true, force: true }).catch(() => {});
+    live.delete(opened.dir);
   }
 
   #open(): Promise<{ readonly dir: string; readonly handle: FileHandle }> {
@@ -48,6 +50,7 @@ export class Spool {
       try {
         const dir = await mkdtemp(join(tmpdir(), 'chunkstream-'));
         this.#dir = dir;
+        live.add(dir);
         return { dir, handle: await open(join(dir, FILE_NAME), 'w') };
       } catch (error) {
         if (this.#dir !== null) await rm(this.#dir, { recursive: true, force: true }).catch(() => {});
@@ -59,6 +62,21 @@ export class Spool {
 }
 
 const FILE_NAME = 'input';
+
+/**
+ * Folders of the spools not yet removed. A process that exits while a PDF is read (a CLI ending on an error, a test
+ * runner tearing down) never gets to the asynchronous removal: they are removed as it exits.
+ */
+const live = new Set<string>();
+process.once('exit', () => {
+  for (const dir of live) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Left for the system to clear, as a failed removal is anyway.
+    }
+  }
+});
 
 function writeError(error: unknown): ChunkError {
   return new ChunkError('ERR_WRITE', `The input could not be spooled to the temporary folder ${tmpdir()}: ${(error as Error).message}`, { cause: error });

@@ -3,6 +3,7 @@
  * it, gives the blocks `parsePdf` gives the same bytes, and leaves no file behind whether it ends, fails or is
  * destroyed.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +103,22 @@ describe('a streamed PDF', () => {
     expect(spooled()).toHaveLength(1);
     stream.destroy();
     expect(await leftAfterCleanup()).toEqual([]);
+  });
+
+  it('leaves nothing behind when the process exits while the input arrives', () => {
+    const script = [
+      `import { parse } from ${JSON.stringify(new URL('../../src/stream/parse.ts', import.meta.url).href)};`,
+      "const stream = parse({ format: 'pdf' });",
+      "stream.on('error', () => {});",
+      "stream.write(Buffer.from('%PDF-1.4\\n' + 'x'.repeat(20000)), () => process.exit(0));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: temporary },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    // tsx keeps a cache of its own there.
+    expect(readdirSync(temporary).filter((name) => name.startsWith('chunkstream-'))).toEqual([]);
   });
 
   it('over maxPdfBytes fails with ERR_PDF_TOO_LARGE and leaves nothing behind', async () => {
