@@ -21,14 +21,16 @@ import { isSpaceCode } from '../../unicode/segment-windows.js';
 import { capNesting, MAX_NESTING } from './nesting.js';
 import { untokenizedParagraphs } from './untokenized-paragraph.js';
 import { outlineOf } from './block-outline.js';
+import { scanOutline } from './block-scanner.js';
 import { remarkMathSyntax } from './math-syntax.js';
 
 /**
- * How a batch is parsed. `block` (the default) parses block structure only and re-parses in full just the blocks
- * whose inline content shows in the output; `full` runs every inline construct over the whole batch. Both give
- * the same blocks; `full` is kept as the reference the block-level parse is tested against.
+ * How a batch is parsed. `block` (the default) reads block structure only, with the line scanner where it reads
+ * the batch and from micromark's events elsewhere, and re-parses in full just the blocks whose inline content
+ * shows in the output; `events` does the same without the scanner; `full` runs every inline construct over the
+ * whole batch. All give the same blocks; `events` and `full` are kept as references the default is tested against.
  */
-export type MarkdownParseMode = 'block' | 'full';
+export type MarkdownParseMode = 'block' | 'events' | 'full';
 
 /**
  * micromark's inline constructs, by name. Block structure never depends on them, and they cost about half of
@@ -66,6 +68,15 @@ const MAY_HOLD_TABLE = /^(?:[ \t]*>)*(?=[ \t|:-]*-)(?=[ \t|:-]*[|:])[ \t|:-]+$/m
 const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
 
 /**
+ * The outline of `text` from micromark's events, with the block-level parse's extensions (tables only when a line
+ * may be a delimiter row): what `block` mode falls back on, and the reference the line scanner is tested against.
+ */
+export function eventsOutline(text: string): Root | null {
+  return outlineOf(text, MAY_HOLD_TABLE.test(text) ? blockExtensions : blockExtensionsWithoutTables);
+}
+
+
+/**
  * Parses one batch and maps its top-level nodes to blocks: in `block` mode from the outline of micromark's events
  * (with remark's full parse of just the blocks whose inline content matters), in `full` mode with remark.
  *
@@ -93,8 +104,9 @@ const WHITESPACE_ONLY = /^\s*$/;
 
 /** Blocks of `batch.text`, with document offsets. */
 function parseText(batch: MarkdownBatch, mode: MarkdownParseMode): Block[] {
-  if (mode === 'block') {
-    const outline = outlineOf(batch.text, MAY_HOLD_TABLE.test(batch.text) ? blockExtensions : blockExtensionsWithoutTables);
+  if (mode !== 'full') {
+    const scanned = mode === 'block' ? scanOutline(batch.text) : null;
+    const outline = scanned ?? eventsOutline(batch.text);
     const blocks = outline === null ? null : blocksFromBlockTree(outline, batch, parseFull);
     if (blocks !== null) return blocks;
   }

@@ -1,0 +1,1240 @@
+/**
+ * A line scanner for Markdown block structure: the outline `outlineOf` builds from micromark's events, found
+ * without micromark for the batches it can read.
+ *
+ * micromark reads a batch through a generic state machine, character by character, and then walks its events to
+ * build the outline: on Node's API docs that was nine tenths of chunking, and, run cold, the state machine is
+ * slower still. The block structure of CommonMark is decided line by line (the spec's appendix, "A parsing
+ * strategy"), so this module follows that strategy, as commonmark.js does: open containers are matched against
+ * each line, new blocks are started from its first characters, and what is left is text for the paragraph, code
+ * or HTML block the line belongs to. It builds the same outline nodes, with micromark's positions (a fence
+ * starts at its marker, an HTML block at its line's indentation, a list item ends where its last content ends).
+ *
+ * It reads CommonMark's blocks, remark-math's `$$` blocks and front matter, and leaves to micromark what it does
+ * not: a batch that may hold a GFM table, a footnote definition, a link reference definition other than
+ * `[label]: destination` on a line of its own, CDATA, or containers nested deeper than it follows gives null,
+ * and the caller parses it with micromark. Property tests hold its outlines equal to micromark's over the corpus and generated Markdown.
+ */
+import type { Root } from 'mdast';
+
+/** A place in the text, as mdast positions give it. */
+interface Place {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** A node of the outline, in mdast's shapes (the fields block mapping reads). */
+interface OutlineNode {
+  type: string;
+  position: { start: Place; end: Place };
+  children?: OutlineNode[];
+  [field: string]: unknown;
+}
+
+/** A construct this scanner leaves to micromark. */
+class Unsupported extends Error {}
+
+type Kind = 'root' | 'blockquote' | 'list' | 'listItem' | 'paragraph' | 'heading' | 'thematicBreak' | 'code' | 'html' | 'table' | 'yaml';
+
+/** A block being read: the open ones form a chain from the root to the tip. */
+interface Block {
+  kind: Kind;
+  parent: Block | null;
+  children: Block[];
+  open: boolean;
+  start: number;
+  startLine: number;
+  end: number;
+  endLine: number;
+  /** list: ordered, and the bullet or delimiter character. */
+  ordered: boolean;
+  marker: number;
+  /** listItem: the columns its content is indented by, and whether blank lines followed it with nothing in it. */
+  contentIndent: number;
+  furtherBlank: boolean;
+  /** code: fenced (marker, length, indentation) or indented; info string. */
+  fenceChar: number;
+  fenceLength: number;
+  fenceOffset: number;
+  lang: string | null;
+  meta: string | null;
+  /** Indented code: read as one line only (see `startBlock`). */
+  oneLine: boolean;
+  /** Indented code: where its last line that is not blank ends. */
+  lastTextEnd: number;
+  lastTextLine: number;
+  /** html: the start condition (1–7), and the text of its lines without container prefixes. */
+  htmlType: number;
+  value: string;
+  /** heading: depth and, for ATX headings, the raw title (null: a setext heading, whose text is not read). */
+  depth: number;
+  title: string | null;
+  /**
+   * paragraph: its lines, `LINE` numbers each (start, end, number, flags), for the definitions that may open it
+   * and the table header that may end it; table: its rows (the delimiter row left out), the same way.
+   */
+  lines: number[];
+  /** Definitions read from the start of a paragraph, in order. */
+  definitions: OutlineNode[];
+}
+
+function newBlock(kind: Kind, parent: Block | null, start: number, line: number): Block {
+  return {
+    kind, parent, children: [], open: true, start, startLine: line, end: start, endLine: line,
+    ordered: false, marker: 0, contentIndent: 0, furtherBlank: false,
+    fenceChar: 0, fenceLength: 0, fenceOffset: 0, lang: null, meta: null, oneLine: false, lastTextEnd: start, lastTextLine: line,
+    htmlType: 0, value: '', depth: 0, title: null, lines: [], definitions: [],
+  };
+}
+
+/** Containers deeper than this leave the batch to micromark (with the nesting cap, only hostile text gets here). */
+const MAX_DEPTH = 40;
+
+const CODE_INDENT = 4;
+
+/** Numbers per line in `Block.lines`, and the flags of a paragraph line: read lazily, indented by four or more. */
+const LINE = 4;
+const LAZY = 1;
+const INDENTED = 2;
+
+
+/**
+ * The outline of `text`'s top-level blocks, as `outlineOf` gives it for the block-level parse without tables, or
+ * null when the text may hold a construct this scanner leaves to micromark. `text` must not hold a GFM table
+ * (the caller tests for a delimiter row first).
+ */
+export function scanOutline(text: string): Root | null {
+  const scanned = scan(text);
+  return typeof scanned === 'string' ? null : scanned;
+}
+
+/** Why `scanOutline` leaves `text` to micromark, or null when it reads it (for tests and benches). */
+export function unscannedReason(text: string): string | null {
+  const scanned = scan(text);
+  return typeof scanned === 'string' ? scanned : null;
+}
+
+/** The outline of `text`, or what it holds that the scanner leaves to micromark. */
+function scan(text: string): Root | string {
+  try {
+    return new Scanner(text).run();
+  } catch (error) {
+    if (error instanceof Unsupported) return error.message;
+    throw error;
+  }
+}
+
+const HTML_RAW = /^<(?:script|pre|style|textarea)(?=[ \t>]|$)/i;
+const HTML_RAW_END = /<\/(?:script|pre|style|textarea)>/i;
+const HTML_BLOCK_NAMES = new Set([
+  'address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup',
+  'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame',
+  'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'link',
+  'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param', 'search', 'section',
+  'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul',
+]);
+/** An HTML block of condition 6: a known block tag name, opening or closing. */
+const HTML_BLOCK_TAG = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?=[ \t>]|\/>|$)/;
+/** A complete open or closing tag alone on its line (condition 7), as micromark's `complete*` states read it. */
+const HTML_COMPLETE_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^"'=<>`\x00-\x20]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>|<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$/;
+const ATX_OPEN = /^#{1,6}(?=[ \t]|$)/;
+const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
+const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
+const FENCE_OPEN = /^(?:`{3,}|~{3,})/;
+const MATH_OPEN = /^\${2,}/;
+const ORDERED_MARKER = /(\d{1,9})([.)])/y;
+const SPACE_OR_TAB = (c: number): boolean => c === 32 || c === 9;
+
+/** The line-by-line reader of one text. */
+class Scanner {
+  private readonly root: Block;
+  private tip: Block;
+  private oldTip: Block;
+  private lastMatched: Block;
+  private allClosed = true;
+  /** Whether every open container (quote, list item) went on on this line, whatever its leaf did. */
+  private containersMatched = true;
+  /** Whether the line has ended a container (micromark then reads on in a new flow, which interrupts nothing). */
+  private closedContainer = false;
+  /** Where the prefixes of the containers around the last block matched on the line end. */
+  private prefixEnd = 0;
+  /** Whether list items that the line opens interrupt a paragraph or indented code (see `readLine`). */
+  private interrupting = false;
+
+  // The line being read: its start, the end of its content (before the line ending), its number.
+  private lineStart = 0;
+  private lineEnd = 0;
+  private lineNo = 0;
+  // Where reading has got to in the line, in characters and in columns (tabs to the next multiple of 4).
+  private offset = 0;
+  private column = 0;
+  private partialTab = false;
+  private nextNonspace = 0;
+  private nextNonspaceColumn = 0;
+  private indent = 0;
+  private indented = false;
+  private blank = false;
+  /** Starts of lines, by line number less one, for the columns of positions. */
+  private readonly lineStarts: number[] = [];
+
+  constructor(private readonly text: string) {
+    this.root = newBlock('root', null, 0, 1);
+    this.tip = this.root;
+    this.oldTip = this.root;
+    this.lastMatched = this.root;
+  }
+
+  run(): Root {
+    const text = this.text;
+    const frontMatter = frontMatterEnd(text);
+    // An opening fence without a closing one: micromark reads on looking for it, with no containers, and then
+    // reads the lines again.
+    if (frontMatter === -1 && fenceLineEnd(text, 0) !== -1 && fenceLineEnd(text, 0) < text.length) throw new Unsupported('unclosed front matter');
+    let start = 0;
+    let line = 1;
+    while (start < text.length) {
+      let end = start;
+      while (end < text.length) {
+        const c = text.charCodeAt(end);
+        if (c === 10 || c === 13) break;
+        end++;
+      }
+      let next = end;
+      if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
+      this.lineStarts.push(start);
+      if (start > frontMatter) this.readLine(start, end, line);
+      else if (end === frontMatter) this.addFrontMatter(end, line);
+      start = next;
+      line++;
+    }
+    this.lineStarts.push(text.length);
+    // A last line without a line ending, blank once some containers matched and others did not: micromark ends
+    // the unmatched ones at its end, its own way. Left to it (batches end with line endings).
+    if (this.lineEnd === text.length && this.blank && !this.containersMatched && this.lineStart < this.lineEnd) throw new Unsupported('a blank last line that ends containers');
+    if (isConcrete(this.tip)) this.endConcreteAtEnd(this.tip);
+    while (this.tip !== this.root) this.finalize(this.tip, this.lineNo);
+    this.finalize(this.root, this.lineNo);
+    return this.outline() as unknown as Root;
+  }
+
+  /**
+   * The end of an unclosed fence, math or raw HTML block at the end of the text, as micromark places it. After a
+   * last line ending, the block takes it and so runs to the very end, unless a quote holds it: the empty line at
+   * the end does not go on in a quote, so it is lazy. A last line that the containers' prefixes take whole leaves
+   * the block at the line's start, and the containers at the line's end.
+   */
+  private endConcreteAtEnd(block: Block): void {
+    const text = this.text;
+    if (this.lineEnd < text.length) {
+      if (insideQuote(block)) return;
+      if (block.kind === 'html') block.value += text.slice(block.end);
+      block.end = text.length;
+      block.endLine = this.lineNo + 1;
+      return;
+    }
+    if (this.prefixEnd < this.lineEnd || this.lineStart === this.lineEnd) return;
+    block.end = this.lineStart;
+    block.endLine = this.lineNo;
+    for (let up = block.parent; up !== null && up !== this.root; up = up.parent) {
+      up.end = text.length;
+      up.endLine = this.lineNo;
+    }
+  }
+
+  /** The front matter, as a block of its own, ending at `end` on line `line`. */
+  private addFrontMatter(end: number, line: number): void {
+    const yaml = newBlock('yaml', this.root, 0, 1);
+    yaml.open = false;
+    yaml.end = end;
+    yaml.endLine = line;
+    this.root.children.push(yaml);
+  }
+
+  // ---- the columns of a line ----
+
+  private findNextNonspace(): void {
+    const text = this.text;
+    let i = this.offset;
+    let cols = this.column;
+    while (i < this.lineEnd) {
+      const c = text.charCodeAt(i);
+      if (c === 32) {
+        i++;
+        cols++;
+      } else if (c === 9) {
+        i++;
+        cols += 4 - (cols % 4);
+      } else break;
+    }
+    this.blank = i === this.lineEnd;
+    this.nextNonspace = i;
+    this.nextNonspaceColumn = cols;
+    this.indent = cols - this.column;
+    this.indented = this.indent >= CODE_INDENT;
+  }
+
+  private advanceNextNonspace(): void {
+    this.offset = this.nextNonspace;
+    this.column = this.nextNonspaceColumn;
+    this.partialTab = false;
+  }
+
+  /** Moves `count` characters on, or `count` columns when `columns` (a tab may then be consumed in part). */
+  private advanceOffset(count: number, columns: boolean): void {
+    const text = this.text;
+    while (count > 0 && this.offset < this.lineEnd) {
+      if (text.charCodeAt(this.offset) === 9) {
+        const toTab = 4 - (this.column % 4);
+        if (columns) {
+          this.partialTab = toTab > count;
+          const cols = toTab > count ? count : toTab;
+          this.column += cols;
+          if (!this.partialTab) this.offset++;
+          count -= cols;
+        } else {
+          this.partialTab = false;
+          this.column += toTab;
+          this.offset++;
+          count--;
+        }
+      } else {
+        this.partialTab = false;
+        this.offset++;
+        this.column++;
+        count--;
+      }
+    }
+  }
+
+  private peek(at: number): number {
+    return at < this.lineEnd ? this.text.charCodeAt(at) : -1;
+  }
+
+  // ---- one line ----
+
+  private readLine(start: number, end: number, line: number): void {
+    this.lineStart = start;
+    this.lineEnd = end;
+    this.lineNo = line;
+    this.offset = start;
+    this.column = 0;
+    this.partialTab = false;
+    this.oldTip = this.tip;
+    this.closedContainer = false;
+
+    // Which open containers the line continues.
+    let container = this.root;
+    let allMatched = true;
+    this.containersMatched = true;
+    let depth = 0;
+    for (;;) {
+      const last = container.children[container.children.length - 1];
+      if (last === undefined || !last.open) break;
+      container = last;
+      if (++depth > MAX_DEPTH) throw new Unsupported('deep nesting');
+      this.findNextNonspace();
+      this.prefixEnd = this.offset;
+      const matched = this.continues(container);
+      if (matched === 2) return; // a closing fence: the line is done
+      if (matched === 1) {
+        allMatched = false;
+        this.containersMatched = !isContainer(container);
+        container = container.parent as Block;
+        break;
+      }
+    }
+    this.allClosed = container === this.oldTip;
+    this.lastMatched = container;
+
+    // micromark decides once a line whether new list items on it interrupt something: a paragraph or an indented
+    // code block that the line goes on in. The rule then holds for every item the line opens, at any depth.
+    this.interrupting = this.containersMatched && (this.oldTip.kind === 'paragraph' || (this.oldTip.kind === 'code' && this.oldTip.fenceLength === 0 && !this.oldTip.oneLine));
+
+    // New blocks that start on the line.
+    let matchedLeaf = container.kind !== 'paragraph' && (container.kind === 'code' || container.kind === 'html');
+    while (!matchedLeaf) {
+      this.findNextNonspace();
+      // GFM footnote definitions are containers of their own: left to micromark wherever one may open.
+      if (this.peek(this.nextNonspace) === 91 && this.peek(this.nextNonspace + 1) === 94) throw new Unsupported('a footnote definition');
+      if (!this.indented && !mayStartBlock(this.peek(this.nextNonspace))) {
+        this.advanceNextNonspace();
+        break;
+      }
+      const started = this.startBlock(container);
+      if (started === 0) {
+        this.advanceNextNonspace();
+        break;
+      }
+      container = this.tip;
+      if (started === 2) matchedLeaf = true;
+      if (++depth > MAX_DEPTH) throw new Unsupported('deep nesting');
+    }
+
+    // What is left of the line is text.
+    if (!this.allClosed && !this.blank && this.tip.kind === 'paragraph') {
+      this.addParagraphLine(this.tip, true); // a lazy continuation line
+      return;
+    }
+    this.closeUnmatched();
+    if (container.kind === 'paragraph') {
+      if (!this.startTable(container)) this.addParagraphLine(container);
+    } else if (container.kind === 'table') {
+      if (!this.blank) this.addTableRow(container);
+    } else if (container.kind === 'code' || container.kind === 'html') {
+      this.addLeafLine(container);
+    } else if (!this.blank && container.kind !== 'heading' && container.kind !== 'thematicBreak' && container.kind !== 'yaml') {
+      const paragraph = this.addChild('paragraph', container, this.nextNonspace);
+      this.advanceNextNonspace();
+      this.addParagraphLine(paragraph);
+    } else if (this.blank) {
+      this.noteBlank(container);
+    }
+    void allMatched;
+  }
+
+  /** Whether `block` goes on on this line: 0 yes, 1 no, 2 yes and the line is done (a closing fence). */
+  private continues(block: Block): 0 | 1 | 2 {
+    switch (block.kind) {
+      case 'blockquote':
+        if (this.indented || this.peek(this.nextNonspace) !== 62) return 1;
+        this.advanceNextNonspace();
+        this.advanceOffset(1, false);
+        this.quoteLineEnds(block);
+        if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
+        return 0;
+      case 'listItem':
+        if (this.blank) {
+          // An item with nothing in it yet ends at the first line after blank ones that is not blank: micromark
+          // keeps it open over the blank lines (CommonMark's "a blank line ends an empty item" gives the same tree).
+          if (block.children.length === 0) block.furtherBlank = true;
+          // micromark takes no more of a blank line than the item's indent: the rest is the line's own (blank
+          // lines of indented code, of an HTML block).
+          this.advanceOffset(Math.min(this.indent, block.contentIndent), true);
+          return 0;
+        }
+        if (block.furtherBlank) return 1;
+        if (this.indent >= block.contentIndent) {
+          this.advanceOffset(block.contentIndent, true);
+          return 0;
+        }
+        return 1;
+      case 'code':
+        if (block.fenceLength > 0) {
+          if (this.isClosingFence(block)) {
+            block.end = this.lineEnd;
+            block.endLine = this.lineNo;
+            this.finalize(block, this.lineNo);
+            return 2;
+          }
+          let skip = block.fenceOffset;
+          while (skip > 0 && SPACE_OR_TAB(this.peek(this.offset))) {
+            this.advanceOffset(1, true);
+            skip--;
+          }
+          return 0;
+        }
+        if (block.oneLine) return 1;
+        if (this.indent >= CODE_INDENT) {
+          // A line indented enough is code, blank or not.
+          this.advanceOffset(CODE_INDENT, true);
+          block.lastTextEnd = this.lineEnd;
+          block.lastTextLine = this.lineNo;
+          return 0;
+        }
+        if (this.blank) {
+          this.advanceNextNonspace();
+          return 0;
+        }
+        return 1;
+      case 'html':
+        return this.blank && (block.htmlType === 6 || block.htmlType === 7) ? 1 : 0;
+      case 'paragraph':
+      case 'table':
+        return this.blank ? 1 : 0;
+      case 'list':
+        // Over a blank line of an enclosing quote, a list reaches the quote's marker (micromark exits the list
+        // after the prefixes of the last line it spanned).
+        if (this.blank) this.listOverQuoteLine(block);
+        return 0;
+      default:
+        return 1; // headings and thematic breaks hold one line
+    }
+  }
+
+  private isClosingFence(block: Block): boolean {
+    if (this.indent > 3 || this.peek(this.nextNonspace) !== block.fenceChar) return false;
+    let i = this.nextNonspace;
+    while (i < this.lineEnd && this.text.charCodeAt(i) === block.fenceChar) i++;
+    if (i - this.nextNonspace < block.fenceLength) return false;
+    while (i < this.lineEnd && SPACE_OR_TAB(this.text.charCodeAt(i))) i++;
+    return i === this.lineEnd;
+  }
+
+  /** Tries the block starts at the line's first non-space: 0 none, 1 a container, 2 a leaf. */
+  private startBlock(container: Block): 0 | 1 | 2 {
+    const text = this.text;
+    const at = this.nextNonspace;
+    const c = this.peek(at);
+    if (!this.indented) {
+      // Block quote.
+      if (c === 62) {
+        this.advanceNextNonspace();
+        this.advanceOffset(1, false);
+        if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
+        this.closeUnmatched(true);
+        this.quoteLineEnds(this.addChild('blockquote', container, at));
+        return 1;
+      }
+      const rest = text.slice(at, this.lineEnd);
+      // ATX heading.
+      if (c === 35) {
+        const open = ATX_OPEN.exec(rest);
+        if (open !== null) {
+          this.closeUnmatched();
+          const heading = this.addChild('heading', container, at);
+          heading.depth = open[0].length;
+          heading.title = atxTitle(text, at + open[0].length, this.lineEnd);
+          return this.endLeafHere(heading);
+        }
+      }
+      // Fenced code.
+      if (c === 96 || c === 126) {
+        const fence = FENCE_OPEN.exec(rest);
+        if (fence !== null) {
+          const info = rest.slice(fence[0].length);
+          if (c !== 96 || !info.includes('`')) {
+            this.closeUnmatched();
+            const code = this.addChild('code', container, at);
+            code.fenceChar = c;
+            code.fenceLength = fence[0].length;
+            code.fenceOffset = this.indent;
+            readInfo(code, info);
+            return this.endLeafHere(code);
+          }
+        }
+      }
+      // Math (remark-math's `$$` blocks): a fence of two dollars or more, whose meta holds no dollar.
+      if (c === 36) {
+        const fence = MATH_OPEN.exec(rest);
+        if (fence !== null && !rest.includes('$', fence[0].length)) {
+          this.closeUnmatched();
+          const math = this.addChild('code', container, at);
+          math.fenceChar = c;
+          math.fenceLength = fence[0].length;
+          math.fenceOffset = this.indent;
+          return this.endLeafHere(math);
+        }
+      }
+      // HTML block.
+      if (c === 60) {
+        const type = this.htmlStart(container, rest);
+        if (type > 0) {
+          if (this.partialTab) throw new Unsupported('HTML after part of a tab');
+          this.closeUnmatched();
+          const html = this.addChild('html', container, this.offset);
+          html.htmlType = type;
+          return 2;
+        }
+      }
+      // Setext heading underline.
+      if ((c === 61 || c === 45) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) {
+        // mdast starts a setext heading at the definitions before its text: left to micromark.
+        if (text.charCodeAt(container.lines[0] as number) === 91) throw new Unsupported('a setext heading after a bracket');
+        this.closeUnmatched();
+        container.kind = 'heading';
+        container.depth = c === 61 ? 1 : 2;
+        container.title = null;
+        return this.endLeafHere(container);
+      }
+      // Thematic break.
+      if ((c === 42 || c === 45 || c === 95) && THEMATIC_BREAK.test(rest)) {
+        this.closeUnmatched();
+        return this.endLeafHere(this.addChild('thematicBreak', container, at));
+      }
+    }
+    // List item.
+    if ((!this.indented || container.kind === 'list') && (c === 42 || c === 43 || c === 45 || (c >= 48 && c <= 57))) {
+      if (this.startListItem(container)) return 1;
+    }
+    // Indented code.
+    if (this.indented && this.tip.kind !== 'paragraph' && !this.blank) {
+      const start = this.offset;
+      if (this.partialTab) throw new Unsupported('indented code after part of a tab');
+      this.advanceOffset(CODE_INDENT, true);
+      this.closeUnmatched();
+      const code = this.addChild('code', container, start);
+      code.lastTextEnd = this.lineEnd;
+      code.lastTextLine = this.lineNo;
+      // Opened on a line that ends a container, indented code is one line long: micromark reads it in the flow
+      // it is closing, and the next line starts afresh (and interrupts nothing).
+      code.oneLine = this.closedContainer;
+      return 2;
+    }
+    return 0;
+  }
+
+  /** A list spanning a blank line: it reaches what the innermost quote around it read of the line. */
+  private listOverQuoteLine(list: Block): void {
+    let up = list.parent;
+    while (up !== null && up.kind !== 'blockquote') up = up.parent;
+    if (up !== null && up.endLine === this.lineNo && up.end > list.end) {
+      list.end = up.end;
+      list.endLine = this.lineNo;
+    }
+  }
+
+  /** A quote's line, its marker just read: the quote reaches the marker, or the line's end when only blanks follow. */
+  private quoteLineEnds(quote: Block): void {
+    let i = this.offset;
+    while (i < this.lineEnd && SPACE_OR_TAB(this.text.charCodeAt(i))) i++;
+    quote.end = i === this.lineEnd ? i : this.offset;
+    quote.endLine = this.lineNo;
+  }
+
+  /** A leaf of one line (or whose first line is all of it so far) ends at the line's end; the line is read. */
+  private endLeafHere(block: Block): 2 {
+    block.end = this.lineEnd;
+    block.endLine = this.lineNo;
+    this.offset = this.lineEnd;
+    return 2;
+  }
+
+  /** The HTML block condition the line starts, 0 when none (or when it cannot interrupt what is open). */
+  private htmlStart(container: Block, line: string): number {
+    if (HTML_RAW.test(line)) return 1;
+    if (line.startsWith('<!--')) return 2;
+    if (line.startsWith('<?')) return 3;
+    if (line.startsWith('<![CDATA[')) throw new Unsupported('CDATA');
+    if (/^<![A-Za-z]/.test(line)) return 4;
+    const tag = HTML_BLOCK_TAG.exec(line);
+    if (tag !== null && HTML_BLOCK_NAMES.has((tag[1] as string).toLowerCase())) {
+      // `<div/x` is no tag; a known name is followed by a space, `>`, `/>` or the line's end.
+      return 6;
+    }
+    if (HTML_COMPLETE_TAG.test(line)) {
+      if (container.kind === 'paragraph') return 0;
+      if (!this.allClosed && this.tip.kind === 'paragraph') throw new Unsupported('an HTML tag on a lazy line');
+      return 7;
+    }
+    return 0;
+  }
+
+  /** Starts a list item (and its list) at the line's first non-space, when a marker is there. */
+  private startListItem(container: Block): boolean {
+    if (this.indent >= CODE_INDENT) return false;
+    const text = this.text;
+    const at = this.nextNonspace;
+    const c = text.charCodeAt(at);
+    let markerEnd: number;
+    let ordered = false;
+    let marker = c;
+    let number = 1;
+    if (c === 42 || c === 43 || c === 45) {
+      markerEnd = at + 1;
+    } else {
+      ORDERED_MARKER.lastIndex = at;
+      const m = ORDERED_MARKER.exec(text);
+      if (m === null || ORDERED_MARKER.lastIndex > this.lineEnd) return false;
+      markerEnd = ORDERED_MARKER.lastIndex;
+      ordered = true;
+      marker = (m[2] as string).charCodeAt(0);
+      number = Number(m[1]);
+    }
+    const after = this.peek(markerEnd);
+    if (after !== -1 && !SPACE_OR_TAB(after)) return false;
+    // A list item interrupts only when it has content and, if ordered, starts at 1.
+    if (this.interrupting) {
+      if (ordered && number !== 1) return false;
+      let i = markerEnd;
+      while (i < this.lineEnd && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+      if (i === this.lineEnd) return false;
+    }
+    const markerIndent = this.indent;
+    this.advanceNextNonspace();
+    this.advanceOffset(markerEnd - at, true);
+    const spacesStartColumn = this.column;
+    const spacesStartOffset = this.offset;
+    let next: number;
+    do {
+      this.advanceOffset(1, true);
+      next = this.peek(this.offset);
+    } while (this.column - spacesStartColumn < 5 && SPACE_OR_TAB(next));
+    const blankItem = this.peek(this.offset) === -1;
+    const spacesAfterMarker = this.column - spacesStartColumn;
+    let padding: number;
+    if (spacesAfterMarker >= 5 || spacesAfterMarker < 1 || blankItem) {
+      padding = markerEnd - at + 1;
+      this.column = spacesStartColumn;
+      this.offset = spacesStartOffset;
+      this.partialTab = false;
+      if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
+    } else {
+      padding = markerEnd - at + spacesAfterMarker;
+    }
+    this.closeUnmatched(true);
+    let list: Block;
+    if (this.tip.kind === 'list' && this.tip.ordered === ordered && this.tip.marker === marker) {
+      list = this.tip;
+    } else {
+      list = this.addChild('list', container, at);
+      list.ordered = ordered;
+      list.marker = marker;
+    }
+    const item = this.addChild('listItem', list, at);
+    item.contentIndent = markerIndent + padding;
+    // An item with nothing on its line reaches the line's end, blanks included.
+    item.end = isBlankFrom(text, markerEnd, this.lineEnd) ? this.lineEnd : markerEnd;
+    item.endLine = this.lineNo;
+    return true;
+  }
+
+  // ---- the tree ----
+
+  private addChild(kind: Kind, parent: Block, start: number): Block {
+    // A block that cannot hold the new one ends first: a paragraph a list interrupts, a list that a paragraph follows.
+    while (!canContain(parent.kind, kind)) {
+      this.finalize(parent, this.lineNo);
+      parent = parent.parent as Block;
+    }
+    const block = newBlock(kind, parent, start, this.lineNo);
+    parent.children.push(block);
+    this.tip = block;
+    return block;
+  }
+
+  /** Ends the blocks that the line did not continue, up to the last one it matched. */
+  private closeUnmatched(byContainer = false): void {
+    if (this.allClosed) return;
+    while (this.oldTip !== this.lastMatched) {
+      const parent = this.oldTip.parent as Block;
+      // An unclosed fence or raw HTML block that a new container ends: micromark places the ends of the blocks
+      // around it by where the containers of the new line stop, in ways of its own. Left to it.
+      if (byContainer && isConcrete(this.oldTip)) throw new Unsupported('an unclosed fence that a container ends');
+      if (isContainer(this.oldTip) && !byContainer) this.closedContainer = true;
+      this.finalize(this.oldTip, this.lineNo - 1);
+      this.oldTip = parent;
+    }
+    this.allClosed = true;
+  }
+
+  /**
+   * Turns the paragraph's last line into a table's header when this line is a delimiter row with as many cells
+   * (GFM tables, as micromark reads them: the delimiter row is not lazy, nor indented by four, and the header is
+   * a line of the paragraph read in its containers). True when the line was taken.
+   */
+  private startTable(paragraph: Block): boolean {
+    if (this.indented || !mayBeDelimiterRow(this.peek(this.nextNonspace))) return false;
+    const lines = paragraph.lines;
+    const last = lines.length - LINE;
+    const cells = delimiterCells(this.text, this.nextNonspace, this.lineEnd);
+    if (cells === 0 || cells !== headerCells(this.text, lines[last] as number, lines[last + 1] as number)) return false;
+    const flags = lines[last + 3] as number;
+    if ((flags & INDENTED) !== 0) return false;
+    if ((flags & LAZY) !== 0) throw new Unsupported('a table header on a lazy line');
+    // A tag alone on the header line: once the table has ended the paragraph, micromark reads the line again and
+    // finds an HTML block there, which a paragraph had kept from starting.
+    if (this.text.charCodeAt(lines[last] as number) === 60) throw new Unsupported('a table header that may be HTML');
+    const header = lines.slice(last);
+    paragraph.lines = lines.slice(0, last);
+    if (paragraph.lines.length > 0) {
+      paragraph.end = paragraph.lines[last - LINE + 1] as number;
+      paragraph.endLine = paragraph.lines[last - LINE + 2] as number;
+    }
+    const parent = paragraph.parent as Block;
+    this.finalize(paragraph, this.lineNo);
+    if (paragraph.lines.length === 0 && paragraph.definitions.length === 0) parent.children.pop();
+    const table = this.addChild('table', parent, header[0] as number);
+    table.startLine = header[2] as number;
+    table.lines = header;
+    table.end = this.lineEnd;
+    table.endLine = this.lineNo;
+    this.offset = this.lineEnd;
+    return true;
+  }
+
+  /** A body row of a table. */
+  private addTableRow(table: Block): void {
+    table.lines.push(this.nextNonspace, this.lineEnd, this.lineNo, 0);
+    table.end = this.lineEnd;
+    table.endLine = this.lineNo;
+  }
+
+  private addParagraphLine(paragraph: Block, lazy = false): void {
+    paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0));
+    paragraph.end = this.lineEnd;
+    paragraph.endLine = this.lineNo;
+  }
+
+  /** A line of code or HTML. */
+  private addLeafLine(block: Block): void {
+    if (block.kind === 'html') {
+      if (this.partialTab) throw new Unsupported('HTML after part of a tab');
+      const first = block.endLine === this.lineNo && block.end === block.start;
+      if (!first) block.value += this.lineEndingBefore();
+      block.value += this.text.slice(this.offset, this.lineEnd);
+      block.end = this.lineEnd;
+      block.endLine = this.lineNo;
+      if (htmlEnds(block.htmlType, this.text.slice(this.offset, this.lineEnd), first)) this.finalize(block, this.lineNo);
+      return;
+    }
+    if (block.fenceLength > 0) {
+      block.end = this.lineEnd;
+      block.endLine = this.lineNo;
+      return;
+    }
+    // Indented code: its lines were counted as they continued it.
+  }
+
+  /** The line ending before the current line. */
+  private lineEndingBefore(): string {
+    const start = this.lineStart;
+    if (start >= 2 && this.text.charCodeAt(start - 2) === 13 && this.text.charCodeAt(start - 1) === 10) return '\r\n';
+    return this.text.charAt(start - 1);
+  }
+
+  private noteBlank(container: Block): void {
+    void container;
+  }
+
+  /** Reads the definitions that open a paragraph; false when nothing else is left of it. */
+  private takeDefinitions(paragraph: Block): boolean {
+    const lines = paragraph.lines;
+    let k = 0;
+    while (k < lines.length && this.text.charCodeAt(lines[k] as number) === 91) {
+      const definition = readDefinition(this.text, lines, k);
+      if (definition === null) break;
+      // A title may follow on the next line: left to micromark.
+      const next = lines[k + LINE];
+      if (next !== undefined) {
+        const n = this.text.charCodeAt(next);
+        if (n === 34 || n === 39 || n === 40) throw new Unsupported('a definition title');
+      }
+      paragraph.definitions.push({
+        type: 'definition', identifier: '', label: definition.label, url: '', title: null,
+        position: { start: this.place(lines[k] as number, lines[k + 2] as number), end: this.place(definition.end, lines[k + 2] as number) },
+      });
+      k += LINE;
+    }
+    if (k > 0) {
+      paragraph.lines = lines.slice(k);
+      if (paragraph.lines.length > 0) {
+        paragraph.start = paragraph.lines[0] as number;
+        paragraph.startLine = paragraph.lines[2] as number;
+      }
+    }
+    return paragraph.lines.length > 0;
+  }
+
+  private finalize(block: Block, line: number): void {
+    if (!block.open) return;
+    block.open = false;
+    switch (block.kind) {
+      case 'paragraph':
+        this.takeDefinitions(block);
+        break;
+      case 'code':
+        if (block.fenceLength === 0) {
+          block.end = block.lastTextEnd;
+          block.endLine = block.lastTextLine;
+        }
+        break;
+      case 'blockquote':
+      case 'listItem':
+      case 'list':
+      case 'root': {
+        const last = block.children[block.children.length - 1];
+        if (last !== undefined) {
+          for (const child of block.children) this.finalize(child, line);
+          const lastEnd = lastContent(block);
+          if (lastEnd !== null && lastEnd[0] > block.end) {
+            block.end = lastEnd[0];
+            block.endLine = lastEnd[1];
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (this.tip === block) this.tip = block.parent ?? this.root;
+  }
+
+  private place(offset: number, line: number): Place {
+    return { line, column: offset - (this.lineStarts[line - 1] as number) + 1, offset };
+  }
+
+  // ---- the outline ----
+
+  private outline(): OutlineNode {
+    const children = this.nodesOf(this.root);
+    const root: OutlineNode = { type: 'root', children, position: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } } };
+    if (children.length > 0) root.position = { start: (children[0] as OutlineNode).position.start, end: (children[children.length - 1] as OutlineNode).position.end };
+    return root;
+  }
+
+  /** A table's rows and their cells: a cell runs from the pipe that opens it to the next cell (see `cellStarts`). */
+  private rowsOf(table: Block): OutlineNode[] {
+    const rows: OutlineNode[] = [];
+    const lines = table.lines;
+    for (let k = 0; k < lines.length; k += LINE) {
+      const start = lines[k] as number;
+      const end = lines[k + 1] as number;
+      const line = lines[k + 2] as number;
+      const starts = cellStarts(this.text, start, end);
+      const cells: OutlineNode[] = starts.map((from, i) => ({
+        type: 'tableCell',
+        children: [],
+        position: { start: this.place(from, line), end: this.place(starts[i + 1] ?? end, line) },
+      }));
+      rows.push({ type: 'tableRow', children: cells, position: { start: this.place(start, line), end: this.place(end, line) } });
+    }
+    return rows;
+  }
+
+  private nodesOf(parent: Block): OutlineNode[] {
+    const out: OutlineNode[] = [];
+    for (const block of parent.children) {
+      for (const definition of block.definitions) out.push(definition);
+      if (block.kind === 'paragraph' && block.lines.length === 0) continue;
+      out.push(this.nodeOf(block));
+    }
+    return out;
+  }
+
+  private nodeOf(block: Block): OutlineNode {
+    const position = { start: this.place(block.start, block.startLine), end: this.place(block.end, block.endLine) };
+    switch (block.kind) {
+      case 'paragraph':
+        return { type: 'paragraph', children: [], position };
+      case 'heading':
+        return { type: 'heading', depth: block.depth, children: block.title === null || block.title === '' ? [] : [{ type: 'text', value: block.title, position }], position };
+      case 'thematicBreak':
+        return { type: 'thematicBreak', position };
+      case 'yaml':
+        return { type: 'yaml', value: '', position };
+      case 'table':
+        return { type: 'table', align: [], children: this.rowsOf(block), position };
+      case 'code':
+        if (block.fenceChar === 36) return { type: 'math', meta: null, value: '', position };
+        return { type: 'code', lang: block.lang, meta: block.meta, value: '', position };
+      case 'html':
+        return { type: 'html', value: block.value, position };
+      case 'blockquote':
+        return { type: 'blockquote', children: this.nodesOf(block), position };
+      case 'list':
+        return { type: 'list', ordered: block.ordered, start: null, spread: false, children: this.nodesOf(block), position };
+      case 'listItem':
+        return { type: 'listItem', spread: false, checked: null, children: this.nodesOf(block), position };
+      default:
+        throw new Unsupported(block.kind);
+    }
+  }
+}
+
+/**
+ * Where the front matter that opens `text` ends (its closing `---` line, before the line ending), or -1: a line
+ * of `---` first, and another later, each with nothing after but blanks (remark-frontmatter's YAML fences).
+ */
+function frontMatterEnd(text: string): number {
+  let end = fenceLineEnd(text, 0);
+  if (end === -1 || end === text.length) return -1;
+  for (;;) {
+    // The next line.
+    end += text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1;
+    if (end >= text.length) return -1;
+    const close = fenceLineEnd(text, end);
+    if (close !== -1) return close;
+    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+    if (end === text.length) return -1;
+  }
+}
+
+/** The end of the line at `from` when it is a front matter fence (`---` and blanks), else -1. */
+function fenceLineEnd(text: string, from: number): number {
+  if (!text.startsWith('---', from)) return -1;
+  let i = from + 3;
+  while (i < text.length && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  return i === text.length || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 ? i : -1;
+}
+
+/** Whether a quote holds `block`. */
+function insideQuote(block: Block): boolean {
+  for (let up = block.parent; up !== null; up = up.parent) if (up.kind === 'blockquote') return true;
+  return false;
+}
+
+/** Quotes, lists and list items: the blocks that hold others. */
+function isContainer(block: Block): boolean {
+  return block.kind === 'blockquote' || block.kind === 'list' || block.kind === 'listItem';
+}
+
+/** True when only spaces and tabs lie between `from` and `to`. */
+function isBlankFrom(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!SPACE_OR_TAB(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Fenced code, math and HTML blocks of conditions 1–5: what micromark reads as concrete, to their end whatever follows. */
+function isConcrete(block: Block): boolean {
+  return (block.kind === 'code' && block.fenceLength > 0) || (block.kind === 'html' && block.htmlType < 6);
+}
+
+/** Whether a block of kind `parent` may hold one of kind `child`. */
+function canContain(parent: Kind, child: Kind): boolean {
+  switch (parent) {
+    case 'root':
+    case 'blockquote':
+    case 'listItem':
+      return child !== 'listItem';
+    case 'list':
+      return child === 'listItem';
+    default:
+      return false;
+  }
+}
+
+/** The end of a container's last content: its last child's end, after that child is final. */
+function lastContent(block: Block): [number, number] | null {
+  for (let i = block.children.length - 1; i >= 0; i--) {
+    const child = block.children[i] as Block;
+    if (child.kind === 'paragraph' && child.lines.length === 0) {
+      const d = child.definitions[child.definitions.length - 1];
+      if (d !== undefined) return [d.position.end.offset, d.position.end.line];
+      continue;
+    }
+    return [child.end, child.endLine];
+  }
+  return null;
+}
+
+/** True when a line of an HTML block meets its end condition (conditions 1–5; 6 and 7 end at a blank line). */
+function htmlEnds(type: number, line: string, first: boolean): boolean {
+  switch (type) {
+    case 1:
+      return HTML_RAW_END.test(first ? line.slice(line.indexOf('<') + 1) : line);
+    case 2:
+      // `<!-->` ends where it opens: the opener's dashes count.
+      return line.indexOf('-->', first ? line.indexOf('<!--') + 2 : 0) !== -1;
+    case 3:
+      return line.indexOf('?>', first ? line.indexOf('<?') + 1 : 0) !== -1;
+    case 4:
+      return line.indexOf('>', first ? line.indexOf('<!') + 2 : 0) !== -1;
+    default:
+      return false;
+  }
+}
+
+/** An ATX heading's title: the text after the opening sequence, without the closing sequence or blanks. */
+function atxTitle(text: string, from: number, to: number): string {
+  let start = from;
+  while (start < to && SPACE_OR_TAB(text.charCodeAt(start))) start++;
+  let end = to;
+  while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
+  // A closing sequence of #s counts when blanks (or the opening sequence) come before it.
+  let hashes = end;
+  while (hashes > start && text.charCodeAt(hashes - 1) === 35) hashes--;
+  if (hashes < end && (hashes === start || SPACE_OR_TAB(text.charCodeAt(hashes - 1)))) {
+    end = hashes;
+    while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
+  }
+  return text.slice(start, end);
+}
+
+/** A fence's info string: `lang` up to the first blank, `meta` after it, as micromark collects them. */
+function readInfo(code: Block, info: string): void {
+  let start = 0;
+  while (start < info.length && SPACE_OR_TAB(info.charCodeAt(start))) start++;
+  let end = info.length;
+  while (end > start && SPACE_OR_TAB(info.charCodeAt(end - 1))) end--;
+  if (start === end) return;
+  let langEnd = start;
+  while (langEnd < end && !SPACE_OR_TAB(info.charCodeAt(langEnd))) langEnd++;
+  code.lang = info.slice(start, langEnd);
+  let metaStart = langEnd;
+  while (metaStart < end && SPACE_OR_TAB(info.charCodeAt(metaStart))) metaStart++;
+  // The meta keeps its trailing blanks, as micromark collects it.
+  if (metaStart < end) code.meta = info.slice(metaStart);
+}
+
+/**
+ * A link reference definition of one line, `[label]: destination "title"`, opening the paragraph line `k` (of
+ * `lines`); null when the line opens no definition. Throws `Unsupported` for the forms left to micromark: labels
+ * over lines, destinations on the next line or with escapes or parentheses, titles over lines or with escapes.
+ */
+function readDefinition(text: string, lines: readonly number[], k: number): { label: string; end: number } | null {
+  const from = lines[k] as number;
+  const to = lines[k + 1] as number;
+  const labelEnd = findLabelEnd(text, lines, k);
+  if (labelEnd === -1) return null;
+  if (text.charCodeAt(labelEnd + 1) !== 58) return null;
+  if (labelEnd >= to) throw new Unsupported('a label over lines');
+  const label = text.slice(from + 1, labelEnd);
+  let i = labelEnd + 2;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  if (i === to) throw new Unsupported('a destination on the next line');
+  if (text.charCodeAt(i) === 60) {
+    i++;
+    while (i < to && text.charCodeAt(i) !== 62) {
+      const c = text.charCodeAt(i);
+      if (c === 60 || c === 92) throw new Unsupported('a destination with an escape');
+      i++;
+    }
+    if (i === to) throw new Unsupported('an unclosed destination');
+    i++;
+  } else {
+    while (i < to) {
+      const c = text.charCodeAt(i);
+      if (c <= 32 || c === 127) break;
+      if (c === 40 || c === 41 || c === 92) throw new Unsupported('a destination with parentheses or escapes');
+      i++;
+    }
+  }
+  const destinationEnd = i;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  if (i < to) {
+    // A title on the same line, after a blank: "…", '…' or (…), without escapes, nothing but blanks after it.
+    const open = text.charCodeAt(i);
+    const close = open === 40 ? 41 : open;
+    if (i === destinationEnd || (open !== 34 && open !== 39 && open !== 40)) throw new Unsupported('a definition title');
+    i++;
+    while (i < to && text.charCodeAt(i) !== close) {
+      const c = text.charCodeAt(i);
+      if (c === 92 || (open === 40 && c === 40)) throw new Unsupported('a definition title');
+      i++;
+    }
+    if (i === to) throw new Unsupported('a definition title');
+    i++;
+    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+    if (i < to) throw new Unsupported('a definition title');
+  }
+  // The definition takes the blanks after its destination or title.
+  return { label, end: i };
+}
+
+/**
+ * Where the link label that opens paragraph line `k` ends (its `]`), or -1 when the line opens no label: a `[`
+ * inside, no `]` before the paragraph ends, more than 999 characters, or nothing but blanks. Escaped brackets and
+ * backslashes are part of the label.
+ */
+function findLabelEnd(text: string, lines: readonly number[], k: number): number {
+  let size = 0;
+  let seen = false;
+  for (let line = k; line < lines.length; line += LINE) {
+    const end = lines[line + 1] as number;
+    let i = line === k ? (lines[line] as number) + 1 : (lines[line] as number);
+    if (line > k) size++; // the line ending
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 93) return seen ? i : -1;
+      if (c === 91) return -1;
+      if (c === 92 && i + 1 < end) {
+        const n = text.charCodeAt(i + 1);
+        if (n === 91 || n === 92 || n === 93) {
+          i += 2;
+          size += 2;
+          seen = true;
+          continue;
+        }
+      }
+      if (!SPACE_OR_TAB(c)) seen = true;
+      if (++size > 999) return -1;
+      i++;
+    }
+  }
+  return -1;
+}
+
+const placeholder: Place = { line: 0, column: 0, offset: 0 };
+
+/** What may start a delimiter row: a pipe, a colon or a dash. */
+function mayBeDelimiterRow(c: number): boolean {
+  return c === 124 || c === 58 || c === 45;
+}
+
+/**
+ * The cells of a GFM delimiter row between `from` and `to` (`| :-- | --: |`), or 0 when the line is none: each
+ * cell a dash run with optional colons, cells parted by pipes, a pipe or colon somewhere (else it is a setext
+ * underline or a thematic break), blanks anywhere between.
+ */
+function delimiterCells(text: string, from: number, to: number): number {
+  let i = from;
+  let cells = 0;
+  let marked = false;
+  const skipBlanks = (): void => {
+    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  };
+  for (;;) {
+    if (text.charCodeAt(i) === 124 && i < to) {
+      marked = true;
+      i++;
+      skipBlanks();
+      if (i === to) break;
+    }
+    if (text.charCodeAt(i) === 58) {
+      marked = true;
+      i++;
+    }
+    if (i >= to || text.charCodeAt(i) !== 45) return 0;
+    while (i < to && text.charCodeAt(i) === 45) i++;
+    if (i < to && text.charCodeAt(i) === 58) {
+      marked = true;
+      i++;
+    }
+    cells++;
+    skipBlanks();
+    if (i === to) break;
+    if (text.charCodeAt(i) !== 124) return 0;
+  }
+  return marked ? cells : 0;
+}
+
+/**
+ * Where the cells of a table row between `from` and `to` start, as micromark's table resolver places them: at
+ * the row's start, and at every pipe but one that opens the row and the last one when only blanks follow it.
+ * Escaped pipes (`\|`) part nothing; a backslash escapes a backslash before a pipe.
+ */
+function cellStarts(text: string, from: number, to: number): number[] {
+  const starts = [from];
+  let i = from;
+  if (text.charCodeAt(i) === 124) i++;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const n = text.charCodeAt(i + 1);
+      if ((n === 92 || n === 124) && i + 1 < to) i++;
+      continue;
+    }
+    if (c !== 124) continue;
+    if (isBlankFrom(text, i + 1, to)) break;
+    starts.push(i);
+  }
+  return starts;
+}
+
+/** How many cells the header row between `from` and `to` has; 0 for a lone pipe, which opens no table. */
+function headerCells(text: string, from: number, to: number): number {
+  if (text.charCodeAt(from) === 124 && isBlankFrom(text, from + 1, to)) return 0;
+  return cellStarts(text, from, to).length;
+}
+
+/** Characters that may start a block other than a paragraph (the rest of a line is then text). */
+function mayStartBlock(c: number): boolean {
+  switch (c) {
+    case 35: // #
+    case 96: // `
+    case 126: // ~
+    case 36: // $
+    case 42: // *
+    case 43: // +
+    case 95: // _
+    case 61: // =
+    case 60: // <
+    case 62: // >
+    case 45: // -
+      return true;
+    default:
+      return c >= 48 && c <= 57;
+  }
+}
