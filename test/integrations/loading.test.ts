@@ -1,7 +1,8 @@
 /**
  * The frameworks are optional peers: `import 'chunkstream'` must not load them, and the subpath entries must.
- * Each import runs in a fresh Node process on the built package (by its own name, through package.json's
- * exports) with a module hook that records every URL resolved.
+ * remark is loaded on first use, which chunking ordinary Markdown may never come to. Each import runs in a fresh
+ * Node process on the built package (by its own name, through package.json's exports) with a module hook that
+ * records every URL resolved, and a wrapper of CommonJS resolution for what is required.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,15 +29,32 @@ export async function resolve(specifier, context, next) {
 }
 `,
   );
+  // The hooks above see imports only; modules loaded with require (of ES modules too) are recorded here.
+  writeFileSync(
+    join(dir, 'requires.cjs'),
+    `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolve.apply(this, args);
+  if (file.startsWith('/')) appendFileSync(process.env.CHUNKSTREAM_LOAD_LOG, pathToFileURL(file).href + '\\n');
+  return file;
+};
+`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The URLs resolved while a fresh process imports `specifier` from inside the package. */
-function modulesLoadedBy(specifier: string): string[] {
+/** The URLs resolved (imported or required) while a fresh process imports `specifier` from inside the package, then runs `then`. */
+function modulesLoadedBy(specifier: string, then = ''): string[] {
   const log = join(dir, `${specifier.replace(/\W/g, '_')}.log`);
   writeFileSync(log, '');
   const register = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });`;
-  execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', `await import(${JSON.stringify(specifier)});`], { cwd: ROOT });
+  execFileSync(process.execPath, ['--require', join(dir, 'requires.cjs'), '--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', `const m = await import(${JSON.stringify(specifier)}); ${then}`], {
+    cwd: ROOT,
+    env: { ...process.env, CHUNKSTREAM_LOAD_LOG: log },
+  });
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
@@ -56,5 +74,21 @@ describe('optional framework peers', () => {
     const llamaindex = modulesLoadedBy('chunkstream/llamaindex');
     expect(llamaindex.some((u) => u.includes('node_modules/@llamaindex/core/'))).toBe(true);
     expect(llamaindex.some((u) => u.includes('node_modules/@langchain/'))).toBe(false);
+  });
+});
+
+describe('remark, loaded on first use', () => {
+  const remark = (url: string) => /node_modules\/(unified|remark-[a-z]+|micromark[a-z-]*|mdast-util-from-markdown)\//.test(url);
+
+  it('is not loaded to chunk Markdown whose blocks the line scanner reads and whose inline content does not matter', () => {
+    const loaded = modulesLoadedBy('chunkstream', "m.chunkText('# Title\\n\\nSome `code` text.\\n\\n- a\\n- b\\n\\n| a | b |\\n| - | - |\\n| 1 | 2 |\\n\\n```js\\nx\\n```\\n');");
+    expect(loaded.some((u) => u.endsWith('/dist/index.js'))).toBe(true);
+    expect(loaded.filter(remark)).toEqual([]);
+  });
+
+  it('is loaded for a block whose inline content matters (so the check above can fail)', () => {
+    const loaded = modulesLoadedBy('chunkstream', "m.chunkText('# A *b*\\n\\nAn ![image](i.png).\\n');");
+    expect(loaded.some((u) => u.includes('node_modules/remark-parse/'))).toBe(true);
+    expect(loaded.some((u) => u.includes('node_modules/unified/'))).toBe(true);
   });
 });

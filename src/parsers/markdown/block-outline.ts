@@ -12,7 +12,8 @@
  * Where the events take a shape this module does not expect, `outlineOf` returns null and the caller parses the
  * batch in full; a property test holds the blocks of both paths equal over the corpus and generated Markdown.
  */
-import { parse, postprocess, preprocess } from 'micromark';
+import { createRequire } from 'node:module';
+import type * as Micromark from 'micromark';
 import type { Event, Extension, Point, Token } from 'micromark-util-types';
 import type { Root } from 'mdast';
 
@@ -66,6 +67,17 @@ const COLLECTED_PIECES = new Set(['data', 'htmlFlowData', 'lineEnding', 'chunkTe
 /** Tokens that may come between a list item's content and the next item: they are not part of the item. */
 const ITEM_TRAILER = new Set(['linePrefix', 'blockQuotePrefix', 'blockQuotePrefixWhitespace', 'blockQuoteMarker', 'listItemIndent']);
 
+const require = createRequire(import.meta.url);
+let micromark: typeof Micromark | undefined;
+
+/**
+ * micromark, loaded on first use: the line scanner reads nearly every batch, so a process may never need it (see
+ * `remark.ts`).
+ */
+function loadMicromark(): typeof Micromark {
+  return (micromark ??= require('micromark') as typeof Micromark);
+}
+
 /** An event shape the outline does not handle; the caller then parses in full. */
 class UnexpectedShape extends Error {}
 
@@ -74,6 +86,7 @@ class UnexpectedShape extends Error {}
  * the events take a shape this module does not handle.
  */
 export function outlineOf(text: string, extensions: readonly Extension[]): Root | null {
+  const { parse, postprocess, preprocess } = loadMicromark();
   const parser = parse({ extensions: [...extensions] });
   const events = parser.document().write(preprocess()(text, undefined, true));
   leaveTextUntokenized(events);

@@ -11,18 +11,19 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { math as mathExtension } from 'micromark-extension-math';
-import { mathFromMarkdown } from 'mdast-util-math';
+import type { mathFromMarkdown } from 'mdast-util-math';
 import type { Processor } from 'unified';
 
 type MathSyntax = { math: typeof mathExtension; source: 'syntax' | 'entry' };
 
+const require = createRequire(import.meta.url);
+
 /**
  * Loads the syntax half, synchronously: `require` of an ES module (Node 20.19 and later) keeps this module free of
  * top-level await, which would stop CommonJS users from requiring chunkstream and worker threads under a
- * TypeScript loader from starting.
+ * TypeScript loader from starting. Loaded on first use, with the rest of remark (see `remark.ts`).
  */
 function loadMath(): MathSyntax {
-  const require = createRequire(import.meta.url);
   const entry = require.resolve('micromark-extension-math');
   try {
     const syntax = require(join(dirname(entry), 'lib', 'syntax.js')) as { math?: typeof mathExtension };
@@ -33,16 +34,19 @@ function loadMath(): MathSyntax {
   return { math: (require(entry) as { math: typeof mathExtension }).math, source: 'entry' };
 }
 
-const loaded = loadMath();
-const math = loaded.math;
+let loaded: MathSyntax | undefined;
+const loadedMath = (): MathSyntax => (loaded ??= loadMath());
 
 /** Where the math syntax came from: `syntax` (KaTeX not loaded) or `entry` (a later layout of the package). */
-export const mathSyntaxSource: 'syntax' | 'entry' = loaded.source;
+export function mathSyntaxSource(): 'syntax' | 'entry' {
+  return loadedMath().source;
+}
 
 /** A unified plugin doing what remark-math does for parsing: math syntax in, `math` and `inlineMath` nodes out. */
 export function remarkMathSyntax(this: Processor): undefined {
   const data = this.data();
-  (data.micromarkExtensions ??= []).push(math());
-  (data.fromMarkdownExtensions ??= []).push(mathFromMarkdown());
+  const { mathFromMarkdown: fromMarkdown } = require('mdast-util-math') as { mathFromMarkdown: typeof mathFromMarkdown };
+  (data.micromarkExtensions ??= []).push(loadedMath().math());
+  (data.fromMarkdownExtensions ??= []).push(fromMarkdown());
   return undefined;
 }

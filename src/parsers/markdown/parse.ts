@@ -4,11 +4,6 @@
  * hand the batches to worker threads (the decoder and batcher stay on the calling thread, so cut points never
  * depend on how the work is spread).
  */
-import { unified } from 'unified';
-import type { Extension } from 'micromark-util-types';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkFrontmatter from 'remark-frontmatter';
 import type { Root } from 'mdast';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
 import type { Core } from '../../core.js';
@@ -19,10 +14,11 @@ import type { Block, BlockContinuation, ListItemSpan } from '../../types.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { isSpaceCode } from '../../unicode/segment-windows.js';
 import { capNesting, MAX_NESTING } from './nesting.js';
-import { untokenizedParagraphs } from './untokenized-paragraph.js';
 import { outlineOf } from './block-outline.js';
 import { scanOutline } from './block-scanner.js';
-import { remarkMathSyntax } from './math-syntax.js';
+import { blockExtensions, parseFull } from './remark.js';
+
+export { INLINE_CONSTRUCTS } from './remark.js';
 
 /**
  * How a batch is parsed. `block` (the default) reads block structure only, with the line scanner where it reads
@@ -31,29 +27,6 @@ import { remarkMathSyntax } from './math-syntax.js';
  * whole batch. All give the same blocks; `events` and `full` are kept as references the default is tested against.
  */
 export type MarkdownParseMode = 'block' | 'events' | 'full';
-
-/**
- * micromark's inline constructs, by name. Block structure never depends on them, and they cost about half of
- * the parse time. The benches disable the same ones for their bare-remark floor.
- */
-export const INLINE_CONSTRUCTS: readonly string[] = [
-  'attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText',
-  'labelEnd', 'labelStartImage', 'labelStartLink',
-  // From the extensions: GFM autolink literals, strikethrough, footnote calls and task list checks; inline math.
-  'wwwAutolink', 'protocolAutolink', 'emailAutolink', 'strikethrough', 'gfmFootnoteCall', 'gfmPotentialFootnoteCall',
-  'tasklistCheck', 'mathText',
-];
-
-const fullProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMathSyntax).freeze();
-
-/** The micromark extensions of the full parse (GFM, front matter, math), with the inline constructs off. */
-const blockExtensions: readonly Extension[] = [
-  ...((fullProcessor.data('micromarkExtensions') ?? []) as Extension[]),
-  { disable: { null: [...INLINE_CONSTRUCTS] } },
-  untokenizedParagraphs as Extension,
-];
-/** The same without GFM tables, for batches that cannot hold one. */
-const blockExtensionsWithoutTables: readonly Extension[] = [...blockExtensions, { disable: { null: ['table'] } }];
 
 /**
  * A line that could be a GFM table's delimiter row: after any quote markers and indentation, nothing but pipes,
@@ -65,14 +38,12 @@ const blockExtensionsWithoutTables: readonly Extension[] = [...blockExtensions, 
  */
 const MAY_HOLD_TABLE = /^(?:[ \t]*>)*(?=[ \t|:-]*-)(?=[ \t|:-]*[|:])[ \t|:-]+$/m;
 
-const parseFull = (text: string): Root => fullProcessor.parse(text) as Root;
-
 /**
  * The outline of `text` from micromark's events, with the block-level parse's extensions (tables only when a line
  * may be a delimiter row): what `block` mode falls back on, and the reference the line scanner is tested against.
  */
 export function eventsOutline(text: string): Root | null {
-  return outlineOf(text, MAY_HOLD_TABLE.test(text) ? blockExtensions : blockExtensionsWithoutTables);
+  return outlineOf(text, blockExtensions(MAY_HOLD_TABLE.test(text)));
 }
 
 
