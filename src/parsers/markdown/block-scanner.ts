@@ -93,10 +93,14 @@ const MAX_DEPTH = 40;
 
 const CODE_INDENT = 4;
 
-/** Numbers per line in `Block.lines`, and the flags of a paragraph line: read lazily, indented by four or more. */
+/**
+ * Numbers per line in `Block.lines`, and the flags of a paragraph line: read lazily, indented by four or more,
+ * read on a line that ended containers.
+ */
 const LINE = 4;
 const LAZY = 1;
 const INDENTED = 2;
+const ENDED_CONTAINERS = 4;
 
 
 /**
@@ -734,6 +738,8 @@ class Scanner {
     const flags = lines[last + 3] as number;
     if ((flags & INDENTED) !== 0) return false;
     if ((flags & LAZY) !== 0) throw new Unsupported('a table header on a lazy line');
+    // A header on the line that ended the containers of a table before it is text to micromark.
+    if ((flags & ENDED_CONTAINERS) !== 0) throw new Unsupported('a table header on a line that ends containers');
     // A tag alone on the header line: once the table has ended the paragraph, micromark reads the line again and
     // finds an HTML block there, which a paragraph had kept from starting.
     if (this.text.charCodeAt(lines[last] as number) === 60) throw new Unsupported('a table header that may be HTML');
@@ -763,7 +769,8 @@ class Scanner {
   }
 
   private addParagraphLine(paragraph: Block, lazy = false): void {
-    paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0));
+    const flags = (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0) | (this.closedContainer ? ENDED_CONTAINERS : 0);
+    paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, flags);
     paragraph.end = this.lineEnd;
     paragraph.endLine = this.lineNo;
   }

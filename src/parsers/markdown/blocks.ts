@@ -142,17 +142,28 @@ const MARKUP_BESIDES_CODE = /[\\*_[\]<>&!~$]/;
 /**
  * The title of a heading from the block-level parse, when no inline parse is needed to read it: its text when it
  * holds no markup, or its text with the code spans read out when they are its only markup (the titles of API
- * references: "`fs.readFile(path[, options])`"). Null when anything else may be in it, or when the parse left
- * the heading without text (setext headings, whose text is never tokenized).
+ * references: "`fs.readFile(path[, options])`"). The block-level parse leaves a setext heading without text: its
+ * title is then read from its one line of content in `source` (the batch), and a setext heading of several lines
+ * is left to the inline parse (a line ending in it may be a hard break). Null when anything else may be in it.
  */
-function plainTitle(node: Heading): string | null {
-  if (node.children.length === 0) return null;
-  const text = toString(node);
+function plainTitle(node: Heading, source: string): string | null {
+  let text: string;
+  if (node.children.length > 0) text = toString(node);
+  else {
+    const own = source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+    if (ATX_OPENING.test(own)) return '';
+    const lineEnd = own.search(/\r|\n/);
+    if (lineEnd === -1 || /[\r\n]/.test(own.slice(lineEnd).replace(/^\r?\n|^\r/, ''))) return null;
+    text = own.slice(0, lineEnd);
+  }
   if (!TITLE_MARKUP.test(text)) return text.trim();
   // A GFM autolink literal (`http://…`, `www.…`, an e-mail address) may run over backticks and keep them as text.
   if (AUTOLINK_LITERAL.test(text)) return null;
   return readCodeSpans(text)?.trim() ?? null;
 }
+
+/** The opening sequence of an ATX heading: one with no text has no children in either parse. */
+const ATX_OPENING = /^#{1,6}(?:[ \t]|$)/;
 
 /** What may start a GFM autolink literal. */
 const AUTOLINK_LITERAL = /www\.|:\/\/|@/i;
@@ -240,7 +251,7 @@ const INFO_ESCAPE = /[\\&]/;
  * is searched; a setext heading's title only exists in the full parse.
  */
 function needsInline(node: RootContent, text: string, definitions: () => boolean): boolean {
-  if (node.type === 'heading' && plainTitle(node) === null) return true;
+  if (node.type === 'heading' && plainTitle(node, text) === null) return true;
   const visit = (n: Nodes): boolean => {
     switch (n.type) {
       case 'text':
@@ -289,7 +300,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   if (features !== undefined) Object.assign(base, { features });
   switch (node.type) {
     case 'heading':
-      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node) ?? toString(node).trim()) : toString(inline).trim() };
+      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node, batch.text) ?? toString(node).trim()) : toString(inline).trim() };
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
       return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };

@@ -111,6 +111,7 @@ describe('scanOutline', () => {
     ['a footnote definition', 'a [^1]\n\n[^1]: note\n', 'a footnote definition'],
     ['an unclosed fence that a new container ends', '- ```\n\n- a\n', 'an unclosed fence that a container ends'],
     ['a table header that may be HTML', 'a\n<span>\n| - |\n', 'a table header that may be HTML'],
+    ['a table header on the line that ends the containers of a table', '> | a |\n> | - |\n| b |\n| - |\n', 'a table header on a line that ends containers'],
     ['a definition with a title over lines', '[a]: /u "t\nu"\n', 'a definition title'],
     ['a definition whose title may be on the next line', '[a]: /u\n"t"\n', 'a definition title'],
     ['a label over lines', '[a\nb]: /u\n', 'a label over lines'],

@@ -110,4 +110,22 @@ describe('blocksFromBlockTree', () => {
     const list = { type: 'list', ordered: true, start: 2, spread: false, children: [], position: at(text, 2, 12) } as RootContent;
     expect(blocksFromBlockTree(tree(), batchOf(text), fullWith(list))).toBeNull();
   });
+
+  it('titles a setext heading of one plain line, and an empty ATX heading, without the inline parse', () => {
+    const source = 'Getting  Started \n===\n\n#\n\nTwo\nlines\n---\n';
+    const noParse = (): Root => {
+      throw new Error('parsed inline');
+    };
+    const outline: Root = {
+      type: 'root',
+      children: [
+        { type: 'heading', depth: 1, children: [], position: at(source, 0, 21) },
+        { type: 'heading', depth: 1, children: [], position: at(source, 23, 24) },
+      ] as RootContent[],
+    };
+    expect(blocksFromBlockTree(outline, batchOf(source), noParse)?.map((b) => b.kind === 'heading' && b.title)).toEqual(['Getting  Started', '']);
+    // Over two lines, a line ending may be a hard break: the inline parse decides.
+    const twoLines: Root = { type: 'root', children: [{ type: 'heading', depth: 2, children: [], position: at(source, 26, 39) }] as RootContent[] };
+    expect(() => blocksFromBlockTree(twoLines, batchOf(source), noParse)).toThrow('parsed inline');
+  });
 });
