@@ -95,12 +95,12 @@ const CODE_INDENT = 4;
 
 /**
  * Numbers per line in `Block.lines`, and the flags of a paragraph line: read lazily, indented by four or more,
- * read on a line that ended containers.
+ * read right after a table on a line that ended the table's containers.
  */
 const LINE = 4;
 const LAZY = 1;
 const INDENTED = 2;
-const ENDED_CONTAINERS = 4;
+const ENDED_TABLE_CONTAINERS = 4;
 
 
 /**
@@ -162,6 +162,10 @@ class Scanner {
   private containersMatched = true;
   /** Whether the line has ended a container (micromark then reads on in a new flow, which interrupts nothing). */
   private closedContainer = false;
+  /** The tip when the line began (`oldTip` moves up as blocks close). */
+  private tipBefore: Block;
+  /** No line opens a quote or a list item (after an unclosed front matter fence). */
+  private noContainers = false;
   /** Where the prefixes of the containers around the last block matched on the line end. */
   private prefixEnd = 0;
   /** Whether list items that the line opens interrupt a paragraph or indented code (see `readLine`). */
@@ -187,15 +191,17 @@ class Scanner {
     this.root = newBlock('root', null, 0, 1);
     this.tip = this.root;
     this.oldTip = this.root;
+    this.tipBefore = this.root;
     this.lastMatched = this.root;
   }
 
   run(): Root {
     const text = this.text;
     const frontMatter = frontMatterEnd(text);
-    // An opening fence without a closing one: micromark reads on looking for it, with no containers, and then
-    // reads the lines again.
-    if (frontMatter === -1 && fenceLineEnd(text, 0) !== -1 && fenceLineEnd(text, 0) < text.length) throw new Unsupported('unclosed front matter');
+    // An opening fence without a closing one: micromark reads to the end looking for it, and no line opens a
+    // container meanwhile (a construct in progress holds them off); when none is found, the lines are read again
+    // as flow, still without containers.
+    this.noContainers = frontMatter === -1 && fenceLineEnd(text, 0) !== -1 && fenceLineEnd(text, 0) < text.length;
     let start = 0;
     let line = 1;
     // Line ends are found with indexOf, which is as fast in a cold process as in a warm one: a loop over every
@@ -327,6 +333,7 @@ class Scanner {
     this.column = 0;
     this.partialTab = false;
     this.oldTip = this.tip;
+    this.tipBefore = this.tip;
     this.closedContainer = false;
 
     // Which open containers the line continues.
@@ -484,7 +491,7 @@ class Scanner {
     const c = this.peek(at);
     if (!this.indented) {
       // Block quote.
-      if (c === 62) {
+      if (c === 62 && !this.noContainers) {
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
@@ -560,7 +567,7 @@ class Scanner {
       }
     }
     // List item.
-    if ((!this.indented || container.kind === 'list') && (c === 42 || c === 43 || c === 45 || (c >= 48 && c <= 57))) {
+    if ((!this.indented || container.kind === 'list') && !this.noContainers && (c === 42 || c === 43 || c === 45 || (c >= 48 && c <= 57))) {
       if (this.startListItem(container)) return 1;
     }
     // Indented code.
@@ -738,8 +745,9 @@ class Scanner {
     const flags = lines[last + 3] as number;
     if ((flags & INDENTED) !== 0) return false;
     if ((flags & LAZY) !== 0) throw new Unsupported('a table header on a lazy line');
-    // A header on the line that ended the containers of a table before it is text to micromark.
-    if ((flags & ENDED_CONTAINERS) !== 0) throw new Unsupported('a table header on a line that ends containers');
+    // A header right after a table, on the line that ended the table's containers: micromark takes it for a row of
+    // that table, finds the row lazy, and reads it as text. Left to it.
+    if ((flags & ENDED_TABLE_CONTAINERS) !== 0) throw new Unsupported('a table header on a line that ends containers');
     // A tag alone on the header line: once the table has ended the paragraph, micromark reads the line again and
     // finds an HTML block there, which a paragraph had kept from starting.
     if (this.text.charCodeAt(lines[last] as number) === 60) throw new Unsupported('a table header that may be HTML');
@@ -769,7 +777,8 @@ class Scanner {
   }
 
   private addParagraphLine(paragraph: Block, lazy = false): void {
-    const flags = (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0) | (this.closedContainer ? ENDED_CONTAINERS : 0);
+    const afterTable = this.closedContainer && this.tipBefore.kind === 'table';
+    const flags = (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0) | (afterTable ? ENDED_TABLE_CONTAINERS : 0);
     paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, flags);
     paragraph.end = this.lineEnd;
     paragraph.endLine = this.lineNo;
