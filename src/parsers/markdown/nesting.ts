@@ -12,7 +12,10 @@ import { ChunkError } from '../../errors.js';
 /** Deepest nesting of block quotes and list items read as such; deeper markers are text. */
 export const MAX_NESTING = 32;
 
-/** What capping changed: the text to parse, and where markers were replaced (offsets into the text). */
+/**
+ * What capping changed: the text to parse, and where runs of replaced markers start (offsets into the text;
+ * markers next to each other, or with a space between, are one run).
+ */
 export interface CappedText {
   readonly text: string;
   readonly capped: readonly number[];
@@ -26,6 +29,9 @@ const LONG_PREFIX = new RegExp(`^[ \\t>*+\\-0-9.)]{${MAX_NESTING}}`, 'm');
 
 const MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|\r?\n|$)/;
 
+/** `x`, what a capped marker is overwritten with (a UTF-16LE unit: this byte, then 0). */
+const X = 0x78;
+
 /**
  * `text` with container markers nested deeper than `max` replaced by `x`; `text` itself (and no position) when
  * nothing is that deep. With `strict`, deep nesting fails with `ERR_NESTING_TOO_DEEP` instead.
@@ -33,8 +39,10 @@ const MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|\r?\n|$)/;
 export function capNesting(text: string, strict = false, max = MAX_NESTING): CappedText {
   if (!LONG_PREFIX.test(text)) return { text, capped: [] };
   const capped: number[] = [];
-  const pieces: string[] = [];
-  let copied = 0;
+  /** The text as UTF-16 units, made at the first marker capped; markers past the cap are overwritten in place. */
+  let units: Buffer | null = null;
+  /** Where the last capped marker ended: a marker right after it (or after its space) continues the same run. */
+  let cappedEnd = -1;
   /** Content columns of the list items open at the line being read (increasing). */
   const items: number[] = [];
   let lineStart = 0;
@@ -65,9 +73,14 @@ export function capNesting(text: string, strict = false, max = MAX_NESTING): Cap
           if (strict) {
             throw new ChunkError('ERR_NESTING_TOO_DEEP', `Containers nested deeper than ${max} levels at offset ${i} of a batch; leave strict off to read them as text`, { offset: i });
           }
-          pieces.push(text.slice(copied, i), 'x'.repeat(length));
-          copied = i + length;
-          capped.push(i);
+          // One position per run of capped markers: a line of thousands of `>` is one place, not thousands.
+          if (cappedEnd !== i && !(cappedEnd === i - 1 && text.charCodeAt(i - 1) === 32)) capped.push(i);
+          units ??= Buffer.from(text, 'utf16le');
+          for (let k = 2 * i; k < 2 * (i + length); k += 2) {
+            units[k] = X;
+            units[k + 1] = 0;
+          }
+          cappedEnd = i + length;
         } else if (c !== 62 && !quoted) {
           items.push(column + length + 1);
         }
@@ -83,7 +96,6 @@ export function capNesting(text: string, strict = false, max = MAX_NESTING): Cap
     }
     lineStart = lineEnd + 1;
   }
-  if (capped.length === 0) return { text, capped };
-  pieces.push(text.slice(copied));
-  return { text: pieces.join(''), capped };
+  if (units === null) return { text, capped };
+  return { text: units.toString('utf16le'), capped };
 }
