@@ -88,7 +88,7 @@ function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): 
     if (at - start <= MAX_CACHED_LENGTH) {
       total += cachedCount(text, start, at, countPiece, cache);
     } else {
-      total += countLongPiece(text.slice(start, at), countPiece, longCache);
+      total += countLongPiece(text.slice(start, at), limit - total, countPiece, longCache);
     }
   }
   return total;
@@ -116,11 +116,15 @@ function scannedOrMatched(matched: (text: string, at: number) => number): (text:
   };
 }
 
-/** Cuts an over-long pre-token into pieces of at most `MAX_PIECE_LENGTH` units, never inside a surrogate pair. */
-function countLongPiece(piece: string, countPiece: PieceCounter, cache: PieceCache): number {
+/**
+ * Cuts an over-long pre-token into pieces of at most `MAX_PIECE_LENGTH` units, never inside a surrogate pair, and
+ * counts them until the count passes `limit`: a run of tens of thousands of letters (CJK without punctuation) was
+ * counted whole each time a splitter asked whether it fits.
+ */
+function countLongPiece(piece: string, limit: number, countPiece: PieceCounter, cache: PieceCache): number {
   let total = 0;
   let start = 0;
-  while (start < piece.length) {
+  while (start < piece.length && total <= limit) {
     let end = Math.min(start + MAX_PIECE_LENGTH, piece.length);
     if (end < piece.length && isLowSurrogate(piece.charCodeAt(end)) && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
     total += cachedCount(piece, start, end, countPiece, cache);
@@ -229,28 +233,71 @@ function utf8Into(piece: string, bytes: Uint8Array, encoder: InstanceType<typeof
   return piece.length;
 }
 
+/**
+ * The working arrays of `mergeCount`, kept between calls: most pre-tokens are a few bytes long, and allocating four
+ * typed arrays for each was a large share of counting text whose pre-tokens are all new (junk, random bytes).
+ */
+let work = { next: new Int32Array(64), prev: new Int32Array(64), pairRank: new Float64Array(64) };
+/** Up to this many bytes, the lowest pair is found by a scan over the parts rather than with a heap. */
+const SCANNED_MERGE = 32;
+
 /** Number of tokens byte-pair merging leaves of `bytes[0..n)`. */
 function mergeCount(bytes: Uint8Array, n: number, table: RankTable): number {
   if (n <= 1) return n;
   if (table.rank(bytes, 0, n) >= 0) return 1;
-
+  if (work.next.length < n) work = { next: new Int32Array(2 * n), prev: new Int32Array(2 * n), pairRank: new Float64Array(2 * n) };
   // Parts are identified by their first byte; next[] links them; pairRank[i] is the rank of part i merged with
-  // the part after it (-1: none). Heap entries are rank * stride + part, so ties go to the leftmost part.
-  const next = new Int32Array(n);
-  const prev = new Int32Array(n);
-  const pairRank = new Float64Array(n);
-  const stride = n + 1;
-  const heap = createMinHeap(n);
+  // the part after it (-1: none).
+  const { next, prev, pairRank } = work;
   for (let i = 0; i < n; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
   }
-  for (let i = 0; i < n - 1; i++) {
-    const r = table.rank(bytes, i, i + 2);
-    pairRank[i] = r;
-    if (r >= 0) heap.push(r * stride + i);
-  }
+  for (let i = 0; i < n - 1; i++) pairRank[i] = table.rank(bytes, i, i + 2);
   pairRank[n - 1] = -1;
+  return n <= SCANNED_MERGE ? mergeScanned(bytes, n, table, next, prev, pairRank) : mergeWithHeap(bytes, n, table, next, prev, pairRank);
+}
+
+/** Merges part `i` with the part after it and ranks the pairs that changed; returns the part after the merged one. */
+function mergeAt(bytes: Uint8Array, n: number, table: RankTable, i: number, next: Int32Array, prev: Int32Array, pairRank: Float64Array): number {
+  const j = next[i]!;
+  const k = next[j]!;
+  next[i] = k;
+  if (k < n) prev[k] = i;
+  pairRank[j] = -1;
+  pairRank[i] = k < n ? table.rank(bytes, i, next[k]!) : -1;
+  const p = prev[i]!;
+  if (p >= 0) pairRank[p] = table.rank(bytes, p, k);
+  return k;
+}
+
+/** Byte-pair merging of a short piece: each round scans the parts for the lowest rank, the leftmost among equals. */
+function mergeScanned(bytes: Uint8Array, n: number, table: RankTable, next: Int32Array, prev: Int32Array, pairRank: Float64Array): number {
+  let parts = n;
+  for (;;) {
+    let best = -1;
+    let bestRank = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i = next[i]!) {
+      const r = pairRank[i]!;
+      if (r >= 0 && r < bestRank) {
+        bestRank = r;
+        best = i;
+      }
+    }
+    if (best < 0) return parts;
+    mergeAt(bytes, n, table, best, next, prev, pairRank);
+    parts--;
+  }
+}
+
+/**
+ * Byte-pair merging of a long piece with a heap (n log n instead of js-tiktoken's quadratic rebuilding). Heap
+ * entries are rank * stride + part, so ties go to the leftmost part.
+ */
+function mergeWithHeap(bytes: Uint8Array, n: number, table: RankTable, next: Int32Array, prev: Int32Array, pairRank: Float64Array): number {
+  const stride = n + 1;
+  const heap = createMinHeap(n);
+  for (let i = 0; i < n - 1; i++) if (pairRank[i]! >= 0) heap.push(pairRank[i]! * stride + i);
   let parts = n;
   while (heap.size() > 0) {
     const entry = heap.pop();
@@ -258,21 +305,11 @@ function mergeCount(bytes: Uint8Array, n: number, table: RankTable): number {
     const r = (entry - i) / stride;
     // Stale: the pair starting at part i changed (a neighbour merged) or part i was absorbed.
     if (pairRank[i] !== r) continue;
-    const j = next[i]!;
-    const k = next[j]!;
-    next[i] = k;
-    if (k < n) prev[k] = i;
-    pairRank[j] = -1;
+    mergeAt(bytes, n, table, i, next, prev, pairRank);
     parts--;
-    const right = k < n ? table.rank(bytes, i, next[k]!) : -1;
-    pairRank[i] = right;
-    if (right >= 0) heap.push(right * stride + i);
+    if (pairRank[i]! >= 0) heap.push(pairRank[i]! * stride + i);
     const p = prev[i]!;
-    if (p >= 0) {
-      const left = table.rank(bytes, p, k);
-      pairRank[p] = left;
-      if (left >= 0) heap.push(left * stride + p);
-    }
+    if (p >= 0 && pairRank[p]! >= 0) heap.push(pairRank[p]! * stride + p);
   }
   return parts;
 }
