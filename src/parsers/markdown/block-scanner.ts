@@ -10,12 +10,18 @@
  * or HTML block the line belongs to. It builds the same outline nodes, with micromark's positions (a fence
  * starts at its marker, an HTML block at its line's indentation, a list item ends where its last content ends).
  *
- * It reads CommonMark's blocks, remark-math's `$$` blocks and front matter, and leaves to micromark what it does
- * not: a batch that may hold a GFM table, a footnote definition, a link reference definition other than
- * `[label]: destination` on a line of its own, CDATA, or containers nested deeper than it follows gives null,
- * and the caller parses it with micromark. Property tests hold its outlines equal to micromark's over the corpus and generated Markdown.
+ * It reads CommonMark's blocks, GFM tables, remark-math's `$$` blocks and YAML front matter. What it leaves to
+ * micromark gives null, and the caller parses the batch with micromark: footnote definitions, link reference
+ * definitions over lines, CDATA, containers nested past its depth, and the few places where micromark places
+ * things its own way (an unclosed fence that a new container ends, an HTML tag on a lazy line, a table header
+ * right after a table). The pure syntax of a line is in `block-syntax.ts`. Property tests hold its outlines equal
+ * to micromark's over the corpus, the CommonMark spec examples and generated Markdown.
  */
 import type { Root } from 'mdast';
+import {
+  atxTitle, cellStarts, delimiterCells, fenceLineEnd, frontMatterEnd, headerCells, htmlEnds, htmlStartCondition, indexOrEnd,
+  isBlankFrom, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo, SPACE_OR_TAB, Unsupported,
+} from './block-syntax.js';
 
 /** A place in the text, as mdast positions give it. */
 interface Place {
@@ -32,8 +38,6 @@ interface OutlineNode {
   [field: string]: unknown;
 }
 
-/** A construct this scanner leaves to micromark. */
-class Unsupported extends Error {}
 
 type Kind = 'root' | 'blockquote' | 'list' | 'listItem' | 'paragraph' | 'heading' | 'thematicBreak' | 'code' | 'html' | 'table' | 'yaml';
 
@@ -94,19 +98,16 @@ const MAX_DEPTH = 40;
 const CODE_INDENT = 4;
 
 /**
- * Numbers per line in `Block.lines`, and the flags of a paragraph line: read lazily, indented by four or more,
+ * The flags of a paragraph line (`LINE` numbers a line in `Block.lines`): read lazily, indented by four or more,
  * read right after a table on a line that ended the table's containers.
  */
-const LINE = 4;
 const LAZY = 1;
 const INDENTED = 2;
 const ENDED_TABLE_CONTAINERS = 4;
 
-
 /**
- * The outline of `text`'s top-level blocks, as `outlineOf` gives it for the block-level parse without tables, or
- * null when the text may hold a construct this scanner leaves to micromark. `text` must not hold a GFM table
- * (the caller tests for a delimiter row first).
+ * The outline of `text`'s top-level blocks, as `outlineOf` gives it for the block-level parse, or null when the
+ * text may hold a construct this scanner leaves to micromark.
  */
 export function scanOutline(text: string): Root | null {
   const scanned = scan(text);
@@ -129,27 +130,12 @@ function scan(text: string): Root | string {
   }
 }
 
-const HTML_RAW = /^<(?:script|pre|style|textarea)(?=[ \t>]|$)/i;
-const HTML_RAW_END = /<\/(?:script|pre|style|textarea)>/i;
-const HTML_BLOCK_NAMES = new Set([
-  'address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup',
-  'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame',
-  'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'link',
-  'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param', 'search', 'section',
-  'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul',
-]);
-/** An HTML block of condition 6: a known block tag name, opening or closing. */
-const HTML_BLOCK_TAG = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?=[ \t>]|\/>|$)/;
-/** A complete open or closing tag alone on its line (condition 7), as micromark's `complete*` states read it. */
-const HTML_COMPLETE_TAG =
-  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^"'=<>`\x00-\x20]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>|<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$/;
 const ATX_OPEN = /^#{1,6}(?=[ \t]|$)/;
 const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 const FENCE_OPEN = /^(?:`{3,}|~{3,})/;
 const MATH_OPEN = /^\${2,}/;
 const ORDERED_MARKER = /(\d{1,9})([.)])/y;
-const SPACE_OR_TAB = (c: number): boolean => c === 32 || c === 9;
 
 /** The line-by-line reader of one text. */
 class Scanner {
@@ -225,8 +211,8 @@ class Scanner {
     // the unmatched ones at its end, its own way. Left to it (batches end with line endings).
     if (this.lineEnd === text.length && this.blank && !this.containersMatched && this.lineStart < this.lineEnd) throw new Unsupported('a blank last line that ends containers');
     if (isConcrete(this.tip)) this.endConcreteAtEnd(this.tip);
-    while (this.tip !== this.root) this.finalize(this.tip, this.lineNo);
-    this.finalize(this.root, this.lineNo);
+    while (this.tip !== this.root) this.finalize(this.tip);
+    this.finalize(this.root);
     return this.outline() as unknown as Root;
   }
 
@@ -265,6 +251,7 @@ class Scanner {
 
   // ---- the columns of a line ----
 
+  /** Finds the line's next non-space from where reading has got to, and the indentation before it, in columns. */
   private findNextNonspace(): void {
     const text = this.text;
     let i = this.offset;
@@ -286,6 +273,7 @@ class Scanner {
     this.indented = this.indent >= CODE_INDENT;
   }
 
+  /** Moves reading to the next non-space. */
   private advanceNextNonspace(): void {
     this.offset = this.nextNonspace;
     this.column = this.nextNonspaceColumn;
@@ -319,12 +307,14 @@ class Scanner {
     }
   }
 
+  /** The character code at `at`, or -1 past the line's end. */
   private peek(at: number): number {
     return at < this.lineEnd ? this.text.charCodeAt(at) : -1;
   }
 
   // ---- one line ----
 
+  /** Reads one line: the containers it goes on in, the blocks it starts, and the text left for a leaf. */
   private readLine(start: number, end: number, line: number): void {
     this.lineStart = start;
     this.lineEnd = end;
@@ -338,7 +328,6 @@ class Scanner {
 
     // Which open containers the line continues.
     let container = this.root;
-    let allMatched = true;
     this.containersMatched = true;
     let depth = 0;
     for (;;) {
@@ -351,7 +340,6 @@ class Scanner {
       const matched = this.continues(container);
       if (matched === 2) return; // a closing fence: the line is done
       if (matched === 1) {
-        allMatched = false;
         this.containersMatched = !isContainer(container);
         container = container.parent as Block;
         break;
@@ -365,7 +353,8 @@ class Scanner {
     this.interrupting = this.containersMatched && (this.oldTip.kind === 'paragraph' || (this.oldTip.kind === 'code' && this.oldTip.fenceLength === 0 && !this.oldTip.oneLine));
 
     // New blocks that start on the line.
-    let matchedLeaf = container.kind !== 'paragraph' && (container.kind === 'code' || container.kind === 'html');
+    // Code and HTML take the rest of the line as it is.
+    let matchedLeaf = container.kind === 'code' || container.kind === 'html';
     while (!matchedLeaf) {
       this.findNextNonspace();
       // GFM footnote definitions are containers of their own: left to micromark wherever one may open.
@@ -400,10 +389,7 @@ class Scanner {
       const paragraph = this.addChild('paragraph', container, this.nextNonspace);
       this.advanceNextNonspace();
       this.addParagraphLine(paragraph);
-    } else if (this.blank) {
-      this.noteBlank(container);
     }
-    void allMatched;
   }
 
   /** Whether `block` goes on on this line: 0 yes, 1 no, 2 yes and the line is done (a closing fence). */
@@ -437,7 +423,7 @@ class Scanner {
           if (this.isClosingFence(block)) {
             block.end = this.lineEnd;
             block.endLine = this.lineNo;
-            this.finalize(block, this.lineNo);
+            this.finalize(block);
             return 2;
           }
           let skip = block.fenceOffset;
@@ -475,6 +461,7 @@ class Scanner {
     }
   }
 
+  /** True when the line closes the fence or math block `block`: its marker, at least as many, then blanks. */
   private isClosingFence(block: Block): boolean {
     if (this.indent > 3 || this.peek(this.nextNonspace) !== block.fenceChar) return false;
     let i = this.nextNonspace;
@@ -522,7 +509,7 @@ class Scanner {
             code.fenceChar = c;
             code.fenceLength = fence[0].length;
             code.fenceOffset = this.indent;
-            readInfo(code, info);
+            Object.assign(code, readInfo(info));
             return this.endLeafHere(code);
           }
         }
@@ -615,22 +602,11 @@ class Scanner {
 
   /** The HTML block condition the line starts, 0 when none (or when it cannot interrupt what is open). */
   private htmlStart(container: Block, line: string): number {
-    if (HTML_RAW.test(line)) return 1;
-    if (line.startsWith('<!--')) return 2;
-    if (line.startsWith('<?')) return 3;
-    if (line.startsWith('<![CDATA[')) throw new Unsupported('CDATA');
-    if (/^<![A-Za-z]/.test(line)) return 4;
-    const tag = HTML_BLOCK_TAG.exec(line);
-    if (tag !== null && HTML_BLOCK_NAMES.has((tag[1] as string).toLowerCase())) {
-      // `<div/x` is no tag; a known name is followed by a space, `>`, `/>` or the line's end.
-      return 6;
-    }
-    if (HTML_COMPLETE_TAG.test(line)) {
-      if (container.kind === 'paragraph') return 0;
-      if (!this.allClosed && this.tip.kind === 'paragraph') throw new Unsupported('an HTML tag on a lazy line');
-      return 7;
-    }
-    return 0;
+    const condition = htmlStartCondition(line);
+    if (condition !== 7) return condition;
+    if (container.kind === 'paragraph') return 0;
+    if (!this.allClosed && this.tip.kind === 'paragraph') throw new Unsupported('an HTML tag on a lazy line');
+    return 7;
   }
 
   /** Starts a list item (and its list) at the line's first non-space, when a marker is there. */
@@ -704,10 +680,11 @@ class Scanner {
 
   // ---- the tree ----
 
+  /** Opens a block of `kind` in `parent` (or the nearest ancestor that may hold it), starting at `start`. */
   private addChild(kind: Kind, parent: Block, start: number): Block {
     // A block that cannot hold the new one ends first: a paragraph a list interrupts, a list that a paragraph follows.
     while (!canContain(parent.kind, kind)) {
-      this.finalize(parent, this.lineNo);
+      this.finalize(parent);
       parent = parent.parent as Block;
     }
     const block = newBlock(kind, parent, start, this.lineNo);
@@ -725,7 +702,7 @@ class Scanner {
       // around it by where the containers of the new line stop, in ways of its own. Left to it.
       if (byContainer && isConcrete(this.oldTip)) throw new Unsupported('an unclosed fence that a container ends');
       if (isContainer(this.oldTip) && !byContainer) this.closedContainer = true;
-      this.finalize(this.oldTip, this.lineNo - 1);
+      this.finalize(this.oldTip);
       this.oldTip = parent;
     }
     this.allClosed = true;
@@ -758,7 +735,7 @@ class Scanner {
       paragraph.endLine = paragraph.lines[last - LINE + 2] as number;
     }
     const parent = paragraph.parent as Block;
-    this.finalize(paragraph, this.lineNo);
+    this.finalize(paragraph);
     if (paragraph.lines.length === 0 && paragraph.definitions.length === 0) parent.children.pop();
     const table = this.addChild('table', parent, header[0] as number);
     table.startLine = header[2] as number;
@@ -776,6 +753,7 @@ class Scanner {
     table.endLine = this.lineNo;
   }
 
+  /** A line of text for `paragraph`, from the line's first non-space; `lazy` when its containers did not go on. */
   private addParagraphLine(paragraph: Block, lazy = false): void {
     const afterTable = this.closedContainer && this.tipBefore.kind === 'table';
     const flags = (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0) | (afterTable ? ENDED_TABLE_CONTAINERS : 0);
@@ -793,7 +771,7 @@ class Scanner {
       block.value += this.text.slice(this.offset, this.lineEnd);
       block.end = this.lineEnd;
       block.endLine = this.lineNo;
-      if (htmlEnds(block.htmlType, this.text.slice(this.offset, this.lineEnd), first)) this.finalize(block, this.lineNo);
+      if (htmlEnds(block.htmlType, this.text.slice(this.offset, this.lineEnd), first)) this.finalize(block);
       return;
     }
     if (block.fenceLength > 0) {
@@ -811,12 +789,8 @@ class Scanner {
     return this.text.charAt(start - 1);
   }
 
-  private noteBlank(container: Block): void {
-    void container;
-  }
-
-  /** Reads the definitions that open a paragraph; false when nothing else is left of it. */
-  private takeDefinitions(paragraph: Block): boolean {
+  /** Takes the definitions that open a paragraph out of its lines. */
+  private takeDefinitions(paragraph: Block): void {
     const lines = paragraph.lines;
     let k = 0;
     while (k < lines.length && this.text.charCodeAt(lines[k] as number) === 91) {
@@ -841,10 +815,10 @@ class Scanner {
         paragraph.startLine = paragraph.lines[2] as number;
       }
     }
-    return paragraph.lines.length > 0;
   }
 
-  private finalize(block: Block, line: number): void {
+  /** Closes `block`: definitions are taken from a paragraph, indented code drops its blank tail, a container ends with its content. */
+  private finalize(block: Block): void {
     if (!block.open) return;
     block.open = false;
     switch (block.kind) {
@@ -863,7 +837,7 @@ class Scanner {
       case 'root': {
         const last = block.children[block.children.length - 1];
         if (last !== undefined) {
-          for (const child of block.children) this.finalize(child, line);
+          for (const child of block.children) this.finalize(child);
           const lastEnd = lastContent(block);
           if (lastEnd !== null && lastEnd[0] > block.end) {
             block.end = lastEnd[0];
@@ -878,12 +852,14 @@ class Scanner {
     if (this.tip === block) this.tip = block.parent ?? this.root;
   }
 
+  /** The mdast place of `offset`, on line `line`. */
   private place(offset: number, line: number): Place {
     return { line, column: offset - (this.lineStarts[line - 1] as number) + 1, offset };
   }
 
   // ---- the outline ----
 
+  /** The outline's root. */
   private outline(): OutlineNode {
     const children = this.nodesOf(this.root);
     const root: OutlineNode = { type: 'root', children, position: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } } };
@@ -910,6 +886,7 @@ class Scanner {
     return rows;
   }
 
+  /** The outline nodes of `parent`'s children, definitions in their place, paragraphs left empty by them dropped. */
   private nodesOf(parent: Block): OutlineNode[] {
     const out: OutlineNode[] = [];
     for (const block of parent.children) {
@@ -920,6 +897,7 @@ class Scanner {
     return out;
   }
 
+  /** The outline node of one block, in mdast's shape. */
   private nodeOf(block: Block): OutlineNode {
     const position = { start: this.place(block.start, block.startLine), end: this.place(block.end, block.endLine) };
     switch (block.kind) {
@@ -950,31 +928,7 @@ class Scanner {
   }
 }
 
-/**
- * Where the front matter that opens `text` ends (its closing `---` line, before the line ending), or -1: a line
- * of `---` first, and another later, each with nothing after but blanks (remark-frontmatter's YAML fences).
- */
-function frontMatterEnd(text: string): number {
-  let end = fenceLineEnd(text, 0);
-  if (end === -1 || end === text.length) return -1;
-  for (;;) {
-    // The next line.
-    end += text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1;
-    if (end >= text.length) return -1;
-    const close = fenceLineEnd(text, end);
-    if (close !== -1) return close;
-    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
-    if (end === text.length) return -1;
-  }
-}
 
-/** The end of the line at `from` when it is a front matter fence (`---` and blanks), else -1. */
-function fenceLineEnd(text: string, from: number): number {
-  if (!text.startsWith('---', from)) return -1;
-  let i = from + 3;
-  while (i < text.length && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  return i === text.length || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 ? i : -1;
-}
 
 /** Whether a quote holds `block`. */
 function insideQuote(block: Block): boolean {
@@ -987,11 +941,6 @@ function isContainer(block: Block): boolean {
   return block.kind === 'blockquote' || block.kind === 'list' || block.kind === 'listItem';
 }
 
-/** True when only spaces and tabs lie between `from` and `to`. */
-function isBlankFrom(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!SPACE_OR_TAB(text.charCodeAt(i))) return false;
-  return true;
-}
 
 /** Fenced code, math and HTML blocks of conditions 1–5: what micromark reads as concrete, to their end whatever follows. */
 function isConcrete(block: Block): boolean {
@@ -1012,11 +961,6 @@ function canContain(parent: Kind, child: Kind): boolean {
   }
 }
 
-/** Where `char` next occurs in `text` from `from`, or the text's length. */
-function indexOrEnd(text: string, char: string, from: number): number {
-  const at = text.indexOf(char, from);
-  return at === -1 ? text.length : at;
-}
 
 /** The end of a container's last content: its last child's end, after that child is final. */
 function lastContent(block: Block): [number, number] | null {
@@ -1032,232 +976,13 @@ function lastContent(block: Block): [number, number] | null {
   return null;
 }
 
-/** True when a line of an HTML block meets its end condition (conditions 1–5; 6 and 7 end at a blank line). */
-function htmlEnds(type: number, line: string, first: boolean): boolean {
-  switch (type) {
-    case 1:
-      return HTML_RAW_END.test(first ? line.slice(line.indexOf('<') + 1) : line);
-    case 2:
-      // `<!-->` ends where it opens: the opener's dashes count.
-      return line.indexOf('-->', first ? line.indexOf('<!--') + 2 : 0) !== -1;
-    case 3:
-      return line.indexOf('?>', first ? line.indexOf('<?') + 1 : 0) !== -1;
-    case 4:
-      return line.indexOf('>', first ? line.indexOf('<!') + 2 : 0) !== -1;
-    default:
-      return false;
-  }
-}
 
-/** An ATX heading's title: the text after the opening sequence, without the closing sequence or blanks. */
-function atxTitle(text: string, from: number, to: number): string {
-  let start = from;
-  while (start < to && SPACE_OR_TAB(text.charCodeAt(start))) start++;
-  let end = to;
-  while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
-  // A closing sequence of #s counts when blanks (or the opening sequence) come before it.
-  let hashes = end;
-  while (hashes > start && text.charCodeAt(hashes - 1) === 35) hashes--;
-  if (hashes < end && (hashes === start || SPACE_OR_TAB(text.charCodeAt(hashes - 1)))) {
-    end = hashes;
-    while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
-  }
-  return text.slice(start, end);
-}
 
-/** A fence's info string: `lang` up to the first blank, `meta` after it, as micromark collects them. */
-function readInfo(code: Block, info: string): void {
-  let start = 0;
-  while (start < info.length && SPACE_OR_TAB(info.charCodeAt(start))) start++;
-  let end = info.length;
-  while (end > start && SPACE_OR_TAB(info.charCodeAt(end - 1))) end--;
-  if (start === end) return;
-  let langEnd = start;
-  while (langEnd < end && !SPACE_OR_TAB(info.charCodeAt(langEnd))) langEnd++;
-  code.lang = info.slice(start, langEnd);
-  let metaStart = langEnd;
-  while (metaStart < end && SPACE_OR_TAB(info.charCodeAt(metaStart))) metaStart++;
-  // The meta keeps its trailing blanks, as micromark collects it.
-  if (metaStart < end) code.meta = info.slice(metaStart);
-}
 
-/**
- * A link reference definition of one line, `[label]: destination "title"`, opening the paragraph line `k` (of
- * `lines`); null when the line opens no definition. Throws `Unsupported` for the forms left to micromark: labels
- * over lines, destinations on the next line or with escapes or parentheses, titles over lines or with escapes.
- */
-function readDefinition(text: string, lines: readonly number[], k: number): { label: string; end: number } | null {
-  const from = lines[k] as number;
-  const to = lines[k + 1] as number;
-  const labelEnd = findLabelEnd(text, lines, k);
-  if (labelEnd === -1) return null;
-  if (text.charCodeAt(labelEnd + 1) !== 58) return null;
-  if (labelEnd >= to) throw new Unsupported('a label over lines');
-  const label = text.slice(from + 1, labelEnd);
-  let i = labelEnd + 2;
-  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  if (i === to) throw new Unsupported('a destination on the next line');
-  if (text.charCodeAt(i) === 60) {
-    i++;
-    while (i < to && text.charCodeAt(i) !== 62) {
-      const c = text.charCodeAt(i);
-      if (c === 60 || c === 92) throw new Unsupported('a destination with an escape');
-      i++;
-    }
-    if (i === to) throw new Unsupported('an unclosed destination');
-    i++;
-  } else {
-    while (i < to) {
-      const c = text.charCodeAt(i);
-      if (c <= 32 || c === 127) break;
-      if (c === 40 || c === 41 || c === 92) throw new Unsupported('a destination with parentheses or escapes');
-      i++;
-    }
-  }
-  const destinationEnd = i;
-  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  if (i < to) {
-    // A title on the same line, after a blank: "…", '…' or (…), without escapes, nothing but blanks after it.
-    const open = text.charCodeAt(i);
-    const close = open === 40 ? 41 : open;
-    if (i === destinationEnd || (open !== 34 && open !== 39 && open !== 40)) throw new Unsupported('a definition title');
-    i++;
-    while (i < to && text.charCodeAt(i) !== close) {
-      const c = text.charCodeAt(i);
-      if (c === 92 || (open === 40 && c === 40)) throw new Unsupported('a definition title');
-      i++;
-    }
-    if (i === to) throw new Unsupported('a definition title');
-    i++;
-    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-    if (i < to) throw new Unsupported('a definition title');
-  }
-  // The definition takes the blanks after its destination or title.
-  return { label, end: i };
-}
 
-/**
- * Where the link label that opens paragraph line `k` ends (its `]`), or -1 when the line opens no label: a `[`
- * inside, no `]` before the paragraph ends, more than 999 characters, or nothing but blanks. Escaped brackets and
- * backslashes are part of the label.
- */
-function findLabelEnd(text: string, lines: readonly number[], k: number): number {
-  let size = 0;
-  let seen = false;
-  for (let line = k; line < lines.length; line += LINE) {
-    const end = lines[line + 1] as number;
-    let i = line === k ? (lines[line] as number) + 1 : (lines[line] as number);
-    if (line > k) size++; // the line ending
-    while (i < end) {
-      const c = text.charCodeAt(i);
-      if (c === 93) return seen ? i : -1;
-      if (c === 91) return -1;
-      if (c === 92 && i + 1 < end) {
-        const n = text.charCodeAt(i + 1);
-        if (n === 91 || n === 92 || n === 93) {
-          i += 2;
-          size += 2;
-          seen = true;
-          continue;
-        }
-      }
-      if (!SPACE_OR_TAB(c)) seen = true;
-      if (++size > 999) return -1;
-      i++;
-    }
-  }
-  return -1;
-}
 
-const placeholder: Place = { line: 0, column: 0, offset: 0 };
 
-/** What may start a delimiter row: a pipe, a colon or a dash. */
-function mayBeDelimiterRow(c: number): boolean {
-  return c === 124 || c === 58 || c === 45;
-}
 
-/**
- * The cells of a GFM delimiter row between `from` and `to` (`| :-- | --: |`), or 0 when the line is none: each
- * cell a dash run with optional colons, cells parted by pipes, a pipe or colon somewhere (else it is a setext
- * underline or a thematic break), blanks anywhere between.
- */
-function delimiterCells(text: string, from: number, to: number): number {
-  let i = from;
-  let cells = 0;
-  let marked = false;
-  const skipBlanks = (): void => {
-    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  };
-  for (;;) {
-    if (text.charCodeAt(i) === 124 && i < to) {
-      marked = true;
-      i++;
-      skipBlanks();
-      if (i === to) break;
-    }
-    if (text.charCodeAt(i) === 58) {
-      marked = true;
-      i++;
-    }
-    if (i >= to || text.charCodeAt(i) !== 45) return 0;
-    while (i < to && text.charCodeAt(i) === 45) i++;
-    if (i < to && text.charCodeAt(i) === 58) {
-      marked = true;
-      i++;
-    }
-    cells++;
-    skipBlanks();
-    if (i === to) break;
-    if (text.charCodeAt(i) !== 124) return 0;
-  }
-  return marked ? cells : 0;
-}
 
-/**
- * Where the cells of a table row between `from` and `to` start, as micromark's table resolver places them: at
- * the row's start, and at every pipe but one that opens the row and the last one when only blanks follow it.
- * Escaped pipes (`\|`) part nothing; a backslash escapes a backslash before a pipe.
- */
-function cellStarts(text: string, from: number, to: number): number[] {
-  const starts = [from];
-  let i = from;
-  if (text.charCodeAt(i) === 124) i++;
-  for (; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) {
-      const n = text.charCodeAt(i + 1);
-      if ((n === 92 || n === 124) && i + 1 < to) i++;
-      continue;
-    }
-    if (c !== 124) continue;
-    if (isBlankFrom(text, i + 1, to)) break;
-    starts.push(i);
-  }
-  return starts;
-}
 
-/** How many cells the header row between `from` and `to` has; 0 for a lone pipe, which opens no table. */
-function headerCells(text: string, from: number, to: number): number {
-  if (text.charCodeAt(from) === 124 && isBlankFrom(text, from + 1, to)) return 0;
-  return cellStarts(text, from, to).length;
-}
 
-/** Characters that may start a block other than a paragraph (the rest of a line is then text). */
-function mayStartBlock(c: number): boolean {
-  switch (c) {
-    case 35: // #
-    case 96: // `
-    case 126: // ~
-    case 36: // $
-    case 42: // *
-    case 43: // +
-    case 95: // _
-    case 61: // =
-    case 60: // <
-    case 62: // >
-    case 45: // -
-      return true;
-    default:
-      return c >= 48 && c <= 57;
-  }
-}

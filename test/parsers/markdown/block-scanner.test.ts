@@ -149,6 +149,26 @@ describe('scanOutline', () => {
     expect(scanned).toBeGreaterThan(fcParams(3000).numRuns / 2);
   });
 
+  it('matches micromark on lines of nested containers, indentation and tabs', () => {
+    // Each line: indentation, a container marker or two, more indentation, a line's content; the cases where
+    // containers end, items interrupt and tabs are consumed in part, which fragments reach less often.
+    const indent = fc.constantFrom('', '', ' ', '  ', '   ', '    ', '     ', '      ', '\t', '  \t', '        ');
+    const marker = fc.constantFrom('', '', '> ', '>', '- ', '* ', '1. ', '2) ', '-   ', '10. ', '>  ', '-\t', '- > ', '> - ', '1.     ');
+    const content = fc.constantFrom(
+      '', 'a', 'b c', '# h', '## h ##', '```', '```js', '~~~', '$$', '---', '===', '***', '<div>', '<!-- c', '-->', '<span>', '</pre>',
+      '[a]: /u', '[b]:', '| a | b |', '|-|-|', ':-', 'x | y', '    code', '<?', '?>', '  ', '\\|',
+    );
+    const line = fc.tuple(indent, marker, indent, content, fc.constantFrom('\n', '\n', '\r\n', '\r')).map((parts) => parts.join(''));
+    let scanned = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 14 }).map((lines) => lines.join('')), fc.boolean(), (text, frontMatter) => {
+        if (expectScannedLikeMicromark(frontMatter ? `---\n${text}` : text) === 'scanned') scanned++;
+      }),
+      fcParams(1500),
+    );
+    expect(scanned).toBeGreaterThan(fcParams(1500).numRuns / 2);
+  });
+
   it('matches micromark on generated documents, in small and default batches', () => {
     fc.assert(
       fc.property(markdownDocument, fc.constantFrom(undefined, 64), (text, batchSize) => {

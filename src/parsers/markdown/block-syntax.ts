@@ -1,0 +1,310 @@
+/**
+ * What one line says, for the block scanner: the title of an ATX heading, a fence's info string, a link reference
+ * definition, the cells of a GFM table row and delimiter row, the conditions that start and end an HTML block, the
+ * fences of front matter. Pure functions over the text, each read the way micromark reads it.
+ */
+
+/** A construct the block scanner leaves to micromark; its message says which. */
+export class Unsupported extends Error {}
+
+/** Numbers per line in a list of lines: start, end (before the line ending), line number, flags. */
+export const LINE = 4;
+
+export const SPACE_OR_TAB = (c: number): boolean => c === 32 || c === 9;
+
+/** The HTML blocks that start with a raw tag (condition 1) and the tag that ends them. */
+const HTML_RAW = /^<(?:script|pre|style|textarea)(?=[ \t>]|$)/i;
+const HTML_RAW_END = /<\/(?:script|pre|style|textarea)>/i;
+const HTML_BLOCK_NAMES = new Set([
+  'address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup',
+  'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame',
+  'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'link',
+  'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param', 'search', 'section',
+  'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul',
+]);
+/** An HTML block of condition 6: a known block tag name, opening or closing. */
+const HTML_BLOCK_TAG = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?=[ \t>]|\/>|$)/;
+/** A complete open or closing tag alone on its line (condition 7), as micromark's `complete*` states read it. */
+const HTML_COMPLETE_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^"'=<>`\x00-\x20]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>|<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$/;
+
+/**
+ * The HTML block condition (1–7) that `line` (from its first non-space) starts, 0 when none. Condition 7, a
+ * complete tag alone on its line, cannot interrupt a paragraph: the caller decides. CDATA is left to micromark.
+ */
+export function htmlStartCondition(line: string): number {
+  if (HTML_RAW.test(line)) return 1;
+  if (line.startsWith('<!--')) return 2;
+  if (line.startsWith('<?')) return 3;
+  if (line.startsWith('<![CDATA[')) throw new Unsupported('CDATA');
+  if (/^<![A-Za-z]/.test(line)) return 4;
+  const tag = HTML_BLOCK_TAG.exec(line);
+  // `<div/x` is no tag: a known name is followed by a space, `>`, `/>` or the line's end.
+  if (tag !== null && HTML_BLOCK_NAMES.has((tag[1] as string).toLowerCase())) return 6;
+  return HTML_COMPLETE_TAG.test(line) ? 7 : 0;
+}
+
+/**
+ * Where the front matter that opens `text` ends (its closing `---` line, before the line ending), or -1: a line
+ * of `---` first, and another later, each with nothing after but blanks (remark-frontmatter's YAML fences).
+ */
+export function frontMatterEnd(text: string): number {
+  let end = fenceLineEnd(text, 0);
+  if (end === -1 || end === text.length) return -1;
+  for (;;) {
+    // The next line.
+    end += text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1;
+    if (end >= text.length) return -1;
+    const close = fenceLineEnd(text, end);
+    if (close !== -1) return close;
+    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+    if (end === text.length) return -1;
+  }
+}
+
+/** The end of the line at `from` when it is a front matter fence (`---` and blanks), else -1. */
+export function fenceLineEnd(text: string, from: number): number {
+  if (!text.startsWith('---', from)) return -1;
+  let i = from + 3;
+  while (i < text.length && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  return i === text.length || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 ? i : -1;
+}
+
+/** True when only spaces and tabs lie between `from` and `to`. */
+export function isBlankFrom(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!SPACE_OR_TAB(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Where `char` next occurs in `text` from `from`, or the text's length. */
+export function indexOrEnd(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? text.length : at;
+}
+
+/** True when a line of an HTML block meets its end condition (conditions 1–5; 6 and 7 end at a blank line). */
+export function htmlEnds(type: number, line: string, first: boolean): boolean {
+  switch (type) {
+    case 1:
+      return HTML_RAW_END.test(first ? line.slice(line.indexOf('<') + 1) : line);
+    case 2:
+      // `<!-->` ends where it opens: the opener's dashes count.
+      return line.indexOf('-->', first ? line.indexOf('<!--') + 2 : 0) !== -1;
+    case 3:
+      return line.indexOf('?>', first ? line.indexOf('<?') + 1 : 0) !== -1;
+    case 4:
+      return line.indexOf('>', first ? line.indexOf('<!') + 2 : 0) !== -1;
+    default:
+      return false;
+  }
+}
+
+/** An ATX heading's title: the text after the opening sequence, without the closing sequence or blanks. */
+export function atxTitle(text: string, from: number, to: number): string {
+  let start = from;
+  while (start < to && SPACE_OR_TAB(text.charCodeAt(start))) start++;
+  let end = to;
+  while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
+  // A closing sequence of #s counts when blanks (or the opening sequence) come before it.
+  let hashes = end;
+  while (hashes > start && text.charCodeAt(hashes - 1) === 35) hashes--;
+  if (hashes < end && (hashes === start || SPACE_OR_TAB(text.charCodeAt(hashes - 1)))) {
+    end = hashes;
+    while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
+  }
+  return text.slice(start, end);
+}
+
+/** A fence's info string: `lang` up to the first blank, `meta` after it, as micromark collects them. */
+export function readInfo(info: string): { lang: string | null; meta: string | null } {
+  let start = 0;
+  while (start < info.length && SPACE_OR_TAB(info.charCodeAt(start))) start++;
+  let end = info.length;
+  while (end > start && SPACE_OR_TAB(info.charCodeAt(end - 1))) end--;
+  if (start === end) return { lang: null, meta: null };
+  let langEnd = start;
+  while (langEnd < end && !SPACE_OR_TAB(info.charCodeAt(langEnd))) langEnd++;
+  let metaStart = langEnd;
+  while (metaStart < end && SPACE_OR_TAB(info.charCodeAt(metaStart))) metaStart++;
+  // The meta keeps its trailing blanks, as micromark collects it.
+  return { lang: info.slice(start, langEnd), meta: metaStart < end ? info.slice(metaStart) : null };
+}
+
+/**
+ * A link reference definition of one line, `[label]: destination "title"`, opening the paragraph line `k` (of
+ * `lines`); null when the line opens no definition. Throws `Unsupported` for the forms left to micromark: labels
+ * over lines, destinations on the next line or with escapes or parentheses, titles over lines or with escapes.
+ */
+export function readDefinition(text: string, lines: readonly number[], k: number): { label: string; end: number } | null {
+  const from = lines[k] as number;
+  const to = lines[k + 1] as number;
+  const labelEnd = findLabelEnd(text, lines, k);
+  if (labelEnd === -1) return null;
+  if (text.charCodeAt(labelEnd + 1) !== 58) return null;
+  if (labelEnd >= to) throw new Unsupported('a label over lines');
+  const label = text.slice(from + 1, labelEnd);
+  let i = labelEnd + 2;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  if (i === to) throw new Unsupported('a destination on the next line');
+  if (text.charCodeAt(i) === 60) {
+    i++;
+    while (i < to && text.charCodeAt(i) !== 62) {
+      const c = text.charCodeAt(i);
+      if (c === 60 || c === 92) throw new Unsupported('a destination with an escape');
+      i++;
+    }
+    if (i === to) throw new Unsupported('an unclosed destination');
+    i++;
+  } else {
+    while (i < to) {
+      const c = text.charCodeAt(i);
+      if (c <= 32 || c === 127) break;
+      if (c === 40 || c === 41 || c === 92) throw new Unsupported('a destination with parentheses or escapes');
+      i++;
+    }
+  }
+  const destinationEnd = i;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  if (i < to) {
+    // A title on the same line, after a blank: "…", '…' or (…), without escapes, nothing but blanks after it.
+    const open = text.charCodeAt(i);
+    const close = open === 40 ? 41 : open;
+    if (i === destinationEnd || (open !== 34 && open !== 39 && open !== 40)) throw new Unsupported('a definition title');
+    i++;
+    while (i < to && text.charCodeAt(i) !== close) {
+      const c = text.charCodeAt(i);
+      if (c === 92 || (open === 40 && c === 40)) throw new Unsupported('a definition title');
+      i++;
+    }
+    if (i === to) throw new Unsupported('a definition title');
+    i++;
+    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+    if (i < to) throw new Unsupported('a definition title');
+  }
+  // The definition takes the blanks after its destination or title.
+  return { label, end: i };
+}
+
+/**
+ * Where the link label that opens paragraph line `k` ends (its `]`), or -1 when the line opens no label: a `[`
+ * inside, no `]` before the paragraph ends, more than 999 characters, or nothing but blanks. Escaped brackets and
+ * backslashes are part of the label.
+ */
+function findLabelEnd(text: string, lines: readonly number[], k: number): number {
+  let size = 0;
+  let seen = false;
+  for (let line = k; line < lines.length; line += LINE) {
+    const end = lines[line + 1] as number;
+    let i = line === k ? (lines[line] as number) + 1 : (lines[line] as number);
+    if (line > k) size++; // the line ending
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === 93) return seen ? i : -1;
+      if (c === 91) return -1;
+      if (c === 92 && i + 1 < end) {
+        const n = text.charCodeAt(i + 1);
+        if (n === 91 || n === 92 || n === 93) {
+          i += 2;
+          size += 2;
+          seen = true;
+          continue;
+        }
+      }
+      if (!SPACE_OR_TAB(c)) seen = true;
+      if (++size > 999) return -1;
+      i++;
+    }
+  }
+  return -1;
+}
+
+/** What may start a delimiter row: a pipe, a colon or a dash. */
+export function mayBeDelimiterRow(c: number): boolean {
+  return c === 124 || c === 58 || c === 45;
+}
+
+/**
+ * The cells of a GFM delimiter row between `from` and `to` (`| :-- | --: |`), or 0 when the line is none: each
+ * cell a dash run with optional colons, cells parted by pipes, a pipe or colon somewhere (else it is a setext
+ * underline or a thematic break), blanks anywhere between.
+ */
+export function delimiterCells(text: string, from: number, to: number): number {
+  let i = from;
+  let cells = 0;
+  let marked = false;
+  const skipBlanks = (): void => {
+    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  };
+  for (;;) {
+    if (text.charCodeAt(i) === 124 && i < to) {
+      marked = true;
+      i++;
+      skipBlanks();
+      if (i === to) break;
+    }
+    if (text.charCodeAt(i) === 58) {
+      marked = true;
+      i++;
+    }
+    if (i >= to || text.charCodeAt(i) !== 45) return 0;
+    while (i < to && text.charCodeAt(i) === 45) i++;
+    if (i < to && text.charCodeAt(i) === 58) {
+      marked = true;
+      i++;
+    }
+    cells++;
+    skipBlanks();
+    if (i === to) break;
+    if (text.charCodeAt(i) !== 124) return 0;
+  }
+  return marked ? cells : 0;
+}
+
+/**
+ * Where the cells of a table row between `from` and `to` start, as micromark's table resolver places them: at
+ * the row's start, and at every pipe but one that opens the row and the last one when only blanks follow it.
+ * Escaped pipes (`\|`) part nothing; a backslash escapes a backslash before a pipe.
+ */
+export function cellStarts(text: string, from: number, to: number): number[] {
+  const starts = [from];
+  let i = from;
+  if (text.charCodeAt(i) === 124) i++;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const n = text.charCodeAt(i + 1);
+      if ((n === 92 || n === 124) && i + 1 < to) i++;
+      continue;
+    }
+    if (c !== 124) continue;
+    if (isBlankFrom(text, i + 1, to)) break;
+    starts.push(i);
+  }
+  return starts;
+}
+
+/** How many cells the header row between `from` and `to` has; 0 for a lone pipe, which opens no table. */
+export function headerCells(text: string, from: number, to: number): number {
+  if (text.charCodeAt(from) === 124 && isBlankFrom(text, from + 1, to)) return 0;
+  return cellStarts(text, from, to).length;
+}
+
+/** Characters that may start a block other than a paragraph (the rest of a line is then text). */
+export function mayStartBlock(c: number): boolean {
+  switch (c) {
+    case 35: // #
+    case 96: // `
+    case 126: // ~
+    case 36: // $
+    case 42: // *
+    case 43: // +
+    case 95: // _
+    case 61: // =
+    case 60: // <
+    case 62: // >
+    case 45: // -
+      return true;
+    default:
+      return c >= 48 && c <= 57;
+  }
+}
