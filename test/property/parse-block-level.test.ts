@@ -1,6 +1,7 @@
 /**
- * Block-level parsing (inline constructs off, inline-dependent blocks re-parsed) must give exactly the blocks of a
- * full parse: kinds, offsets, lines, titles, table rows, list items, code info strings and features.
+ * Block-level parsing (block structure from the line scanner or micromark's events, inline-dependent blocks
+ * re-parsed) must give exactly the blocks of a full parse: kinds, offsets, lines, titles, table rows, list items,
+ * code info strings and features.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -26,9 +27,11 @@ function corpusDocuments(): { name: string; text: string }[] {
   return docs;
 }
 
+/** The blocks of the default parse (the line scanner), and of micromark's block-level events, equal the full parse's. */
 function expectSameBlocks(text: string, options: { batchSize?: number } = {}): Block[] {
   const full = parseMarkdownWith('full', text, options);
   expect(parseMarkdownWith('block', text, options)).toEqual(full);
+  expect(parseMarkdownWith('events', text, options)).toEqual(full);
   return full;
 }
 

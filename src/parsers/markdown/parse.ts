@@ -1,6 +1,6 @@
 /**
- * The Markdown parser core: UTF-8 decoding, batching at safe blank lines, remark on each batch, blocks with
- * document offsets. `parseMarkdown` runs it over one string; `parse()` runs the same core as a stream, and can
+ * The Markdown parser core: UTF-8 decoding, batching at safe blank lines, the block structure of each batch (the
+ * line scanner, else micromark), blocks with document offsets. `parseMarkdown` runs it over one string; `parse()` runs the same core as a stream, and can
  * hand the batches to worker threads (the decoder and batcher stay on the calling thread, so cut points never
  * depend on how the work is spread).
  */
@@ -46,10 +46,10 @@ export function eventsOutline(text: string): Root | null {
   return outlineOf(text, blockExtensions(MAY_HOLD_TABLE.test(text)));
 }
 
-
 /**
- * Parses one batch and maps its top-level nodes to blocks: in `block` mode from the outline of micromark's events
- * (with remark's full parse of just the blocks whose inline content matters), in `full` mode with remark.
+ * Parses one batch and maps its top-level nodes to blocks: in `block` mode from the line scanner's outline, or
+ * micromark's where the scanner leaves the batch (with remark's full parse of just the blocks whose inline content
+ * matters), in `events` mode from micromark's always, in `full` mode with remark.
  *
  * A batch that continues a construct is parsed behind its prelude, and containers nested past the cap are read as
  * text; the blocks are then fitted back to the batch's own text (see `fitToBatch`).
