@@ -63,6 +63,8 @@ interface Block {
   fenceOffset: number;
   lang: string | null;
   meta: string | null;
+  /** blockquote: where its prefix (the marker and a blank after it) ends on the last line it went on in. */
+  quotePrefixEnd: number;
   /** Indented code: read as one line only (see `startBlock`). */
   oneLine: boolean;
   /** Indented code: where its last line that is not blank ends. */
@@ -87,7 +89,7 @@ function newBlock(kind: Kind, parent: Block | null, start: number, line: number)
   return {
     kind, parent, children: [], open: true, start, startLine: line, end: start, endLine: line,
     ordered: false, marker: 0, contentIndent: 0, furtherBlank: false,
-    fenceChar: 0, fenceLength: 0, fenceOffset: 0, lang: null, meta: null, oneLine: false, lastTextEnd: start, lastTextLine: line,
+    fenceChar: 0, fenceLength: 0, fenceOffset: 0, lang: null, meta: null, oneLine: false, quotePrefixEnd: -1, lastTextEnd: start, lastTextLine: line,
     htmlType: 0, value: '', depth: 0, title: null, lines: [], definitions: [],
   };
 }
@@ -401,6 +403,7 @@ class Scanner {
         this.advanceOffset(1, false);
         this.quoteLineEnds(block);
         if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
+        block.quotePrefixEnd = this.offset;
         return 0;
       case 'listItem':
         if (this.blank) {
@@ -574,6 +577,21 @@ class Scanner {
     return 0;
   }
 
+  /**
+   * A list or quote that a new container ends: it reaches the end of the prefix that the innermost quote around it
+   * that went on read of this line, blank included (micromark exits it there, where the new container starts). A
+   * list item ends with its content, as mdast places it.
+   */
+  private upToQuotePrefix(block: Block): void {
+    if (block.kind !== 'list' && block.kind !== 'blockquote') return;
+    let up = block.parent;
+    while (up !== null && !(up.kind === 'blockquote' && up.endLine === this.lineNo)) up = up.parent;
+    if (up !== null && up.quotePrefixEnd > block.end) {
+      block.end = up.quotePrefixEnd;
+      block.endLine = this.lineNo;
+    }
+  }
+
   /** A list spanning a blank line: it reaches what the innermost quote around it read of the line. */
   private listOverQuoteLine(list: Block): void {
     let up = list.parent;
@@ -661,7 +679,10 @@ class Scanner {
     } else {
       padding = markerEnd - at + spacesAfterMarker;
     }
-    this.closeUnmatched(true);
+    // An item of the list that is open goes on in it: micromark then ends what the line closes where its content
+    // ended, and does not reach them to the prefixes of the line as for a new container.
+    const open = this.allClosed ? this.tip : this.lastMatched;
+    this.closeUnmatched(true, !(open.kind === 'list' && open.ordered === ordered && open.marker === marker));
     let list: Block;
     if (this.tip.kind === 'list' && this.tip.ordered === ordered && this.tip.marker === marker) {
       list = this.tip;
@@ -685,6 +706,7 @@ class Scanner {
     // A block that cannot hold the new one ends first: a paragraph a list interrupts, a list that a paragraph follows.
     while (!canContain(parent.kind, kind)) {
       this.finalize(parent);
+      if (kind === 'blockquote' || kind === 'list' || kind === 'listItem') this.upToQuotePrefix(parent);
       parent = parent.parent as Block;
     }
     const block = newBlock(kind, parent, start, this.lineNo);
@@ -693,8 +715,11 @@ class Scanner {
     return block;
   }
 
-  /** Ends the blocks that the line did not continue, up to the last one it matched. */
-  private closeUnmatched(byContainer = false): void {
+  /**
+   * Ends the blocks that the line did not continue, up to the last one it matched: `byContainer` when a container
+   * starting on the line ends them, `reachPrefixes` when the lists and quotes among them reach the line's prefixes.
+   */
+  private closeUnmatched(byContainer = false, reachPrefixes = byContainer): void {
     if (this.allClosed) return;
     while (this.oldTip !== this.lastMatched) {
       const parent = this.oldTip.parent as Block;
@@ -703,6 +728,7 @@ class Scanner {
       if (byContainer && isConcrete(this.oldTip)) throw new Unsupported('an unclosed fence that a container ends');
       if (isContainer(this.oldTip) && !byContainer) this.closedContainer = true;
       this.finalize(this.oldTip);
+      if (reachPrefixes) this.upToQuotePrefix(this.oldTip);
       this.oldTip = parent;
     }
     this.allClosed = true;

@@ -87,6 +87,8 @@ describe('scanOutline', () => {
     ['the interruption rule kept for every item a line opens', 'a\n> 10. x\n\npara\n- - \n\n    c\n> -\n> d\n'],
     ['no interruption when a container ends on the line', '2)     <script>\n1. \n\n> a\n10. b\n'],
     ['a list reaching the marker of a blank quote line', '> * a\n>\n> b\n\n> - c\n>  \n\nd\n'],
+    ['lists and quotes a new container ends, reaching the prefix of the quote that went on', '> - a\n> > b\n\n> 1. a\n> - b\n\n> > - a\n> - b\n\n> - - a\n> > b\n'],
+    ['items of the open list, which end what they close with its content', '> - - a\n> - b\n\n> 1. a\n> 2. b\n\n> - 10. \n> - \n'],
     ['an unclosed fence at the end, in a list item', '- ```\n  x\n\n'],
     ['an unclosed HTML block at the end, in a quote', '> <!X y\n'],
     ['an unclosed fence at the end whose last line its containers take', '> - ```\n>   x\n>   '],
@@ -158,7 +160,7 @@ describe('scanOutline', () => {
       '', 'a', 'b c', '# h', '## h ##', '```', '```js', '~~~', '$$', '---', '===', '***', '<div>', '<!-- c', '-->', '<span>', '</pre>',
       '[a]: /u', '[b]:', '| a | b |', '|-|-|', ':-', 'x | y', '    code', '<?', '?>', '  ', '\\|',
     );
-    const line = fc.tuple(indent, marker, indent, content, fc.constantFrom('\n', '\n', '\r\n', '\r')).map((parts) => parts.join(''));
+    const line = fc.tuple(indent, marker, marker, indent, content, fc.constantFrom('\n', '\n', '\r\n', '\r')).map((parts) => parts.join(''));
     let scanned = 0;
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 14 }).map((lines) => lines.join('')), fc.boolean(), (text, frontMatter) => {
