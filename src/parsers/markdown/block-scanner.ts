@@ -19,8 +19,8 @@
  */
 import type { Root } from 'mdast';
 import {
-  atxTitle, cellStarts, delimiterCells, fenceLineEnd, frontMatterEnd, headerCells, htmlEnds, htmlStartCondition, indexOrEnd,
-  isBlankFrom, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo, SPACE_OR_TAB, Unsupported,
+  asMicromarkReads, atxTitle, cellStarts, delimiterCells, fenceLineEnd, frontMatterEnd, headerCells, htmlEnds, htmlStartCondition,
+  indexOrEnd, isBlankFrom, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo, SPACE_OR_TAB, Unsupported,
 } from './block-syntax.js';
 
 /** A place in the text, as mdast positions give it. */
@@ -941,7 +941,7 @@ class Scanner {
         if (block.fenceChar === 36) return { type: 'math', meta: null, value: '', position };
         return { type: 'code', lang: block.lang, meta: block.meta, value: '', position };
       case 'html':
-        return { type: 'html', value: block.value, position };
+        return { type: 'html', value: asMicromarkReads(block.value), position };
       case 'blockquote':
         return { type: 'blockquote', children: this.nodesOf(block), position };
       case 'list':

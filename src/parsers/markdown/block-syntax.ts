@@ -112,7 +112,7 @@ export function atxTitle(text: string, from: number, to: number): string {
     end = hashes;
     while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
   }
-  return text.slice(start, end);
+  return asMicromarkReads(text.slice(start, end));
 }
 
 /** A fence's info string: `lang` up to the first blank, `meta` after it, as micromark collects them. */
@@ -127,7 +127,12 @@ export function readInfo(info: string): { lang: string | null; meta: string | nu
   let metaStart = langEnd;
   while (metaStart < end && SPACE_OR_TAB(info.charCodeAt(metaStart))) metaStart++;
   // The meta keeps its trailing blanks, as micromark collects it.
-  return { lang: info.slice(start, langEnd), meta: metaStart < end ? info.slice(metaStart) : null };
+  return { lang: asMicromarkReads(info.slice(start, langEnd)), meta: metaStart < end ? asMicromarkReads(info.slice(metaStart)) : null };
+}
+
+/** `text` as micromark gives it in a node's value: each NUL replaced by U+FFFD, as its preprocessing does. */
+export function asMicromarkReads(text: string): string {
+  return text.indexOf('\0') === -1 ? text : text.replaceAll('\0', '\uFFFD');
 }
 
 /**

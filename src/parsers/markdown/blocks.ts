@@ -14,6 +14,7 @@ import { toString } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../types.js';
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
+import { asMicromarkReads } from './block-syntax.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -154,7 +155,7 @@ function plainTitle(node: Heading, source: string): string | null {
     if (ATX_OPENING.test(own)) return '';
     const lineEnd = own.search(/\r|\n/);
     if (lineEnd === -1 || /[\r\n]/.test(own.slice(lineEnd).replace(/^\r?\n|^\r/, ''))) return null;
-    text = own.slice(0, lineEnd);
+    text = asMicromarkReads(own.slice(0, lineEnd));
   }
   if (!TITLE_MARKUP.test(text)) return text.trim();
   // A GFM autolink literal (`http://…`, `www.…`, an e-mail address) may run over backticks and keep them as text.

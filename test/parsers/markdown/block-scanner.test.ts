@@ -139,6 +139,8 @@ describe('scanOutline', () => {
       '[x]', '[x]: /u', '[x]: <a b>', '[x]:\n/u', '[x]: /u "t"', '[\\]]: /v', '[a\nb]: /w', '[x]: /u\n"t"', '![i](p)',
       '<div>', '</div>', '<div/x', '<span>', '<span a="b">', '</em>', '<a\nb>', '<!--', '-->', '<!-->', '<?', '?>', '<!X', '<pre>', '</pre>', '<script>', '<![CDATA[', ']]>',
       '`c`', '\\', '&amp;', '*e*', '_', '\n', '\n', '\n', '\n\n', '\r\n', '\r', '\u00e9', '\ud83d\ude00', '+++', '---\nk: v\n---\n', '<img src="x">', 'http://a.b', '    code', '- [ ] ',
+      // micromark reads a NUL as U+FFFD, in titles, info strings and HTML values too.
+      '\0',
     );
     let scanned = 0;
     fc.assert(
