@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMarkdownWith } from '../../src/parsers/markdown/parse.js';
 import type { Block } from '../../src/types.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';
+import { INLINE_MATH_PIECES } from '../support/inline-math-pieces.js';
 import { fcParams } from '../support/property.js';
 import { sampleMarkdownFiles } from '../support/samples.js';
 
@@ -37,6 +38,17 @@ function expectSameBlocks(text: string, options: { batchSize?: number } = {}, ev
   expect(parseMarkdownWith('block', text, options)).toEqual(full);
   if (events) expect(parseMarkdownWith('events', text, options)).toEqual(full);
   return full;
+}
+
+/** `bytes` bytes from a small deterministic generator. */
+function randomBytes(bytes: number, seed: number): Uint8Array {
+  let state = seed;
+  const out = new Uint8Array(bytes);
+  for (let i = 0; i < bytes; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = state >>> 24;
+  }
+  return out;
 }
 
 describeCorpus('block-level parse = full parse', () => {
@@ -160,6 +172,27 @@ describe('block-level parse = full parse', () => {
       }),
       fcParams(2000),
     );
+  });
+
+  it('on paragraphs and quotes dense in what decides inline math', () => {
+    // Paragraphs whose `$` is read without the inline parse (inline-math.ts) must keep the full parse's features.
+    const paragraph = fc.array(fc.constantFrom(...INLINE_MATH_PIECES), { minLength: 1, maxLength: 30 }).map((p) => p.join(''));
+    const block = fc.oneof(paragraph, paragraph.map((p) => `> ${p}`), fc.constantFrom('[d]: /u', '![i](p)', '<img src="i">', '# h'));
+    const doc = fc.array(block, { minLength: 1, maxLength: 6 }).map((blocks) => blocks.join('\n\n'));
+    fc.assert(
+      fc.property(doc, fc.constantFrom(64, 65536), (text, batchSize) => {
+        expectSameBlocks(text, { batchSize }, false);
+      }),
+      fcParams(1500),
+    );
+  });
+
+  it('on random bytes', () => {
+    for (const seed of [1, 2, 3]) {
+      const text = new TextDecoder().decode(randomBytes(24_000, seed));
+      const blocks = expectSameBlocks(text, {}, false);
+      expect(blocks.some((b) => b.features?.math === true)).toBe(true);
+    }
   });
 
   it('on generated Markdown, in any batch size', () => {

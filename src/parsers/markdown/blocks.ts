@@ -15,6 +15,7 @@ import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
+import { holdsInlineMath, paragraphContent } from './inline-math.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -56,12 +57,12 @@ export type FullParser = (text: string) => Root;
  * batch in full.
  */
 export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Block[] | null {
-  const inline = inlineNodes(tree, batch, parseFull);
-  if (inline === null) return null;
+  const found = inlineNodes(tree, batch, parseFull);
+  if (found === null) return null;
   const blocks: Block[] = [];
   let previousEnd = 0;
   tree.children.forEach((node, i) => {
-    const block = toBlock(node, batch, inline.get(i) ?? node, previousEnd, true);
+    const block = toBlock(node, batch, found.nodes.get(i) ?? node, previousEnd, true, found.withMath.has(i));
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -73,18 +74,31 @@ export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull:
 /** The separator between re-parsed blocks: a blank line ends paragraphs, a thematic break ends lists and quotes. */
 const SEPARATOR = '\n\n***\n\n';
 
+/** What the inline parse found of a batch's blocks, by index in `tree.children`. */
+interface InlineFound {
+  /** The fully parsed node of each block that was parsed again. */
+  readonly nodes: Map<number, RootContent>;
+  /** Blocks known without that parse to hold inline math (`holdsInlineMath`), and nothing else it would find. */
+  readonly withMath: Set<number>;
+}
+
 /**
  * Parses, with inline constructs, the top-level blocks whose inline content matters, in one small document; the
  * batch's definitions are appended, since they decide whether `[x]` is a reference. Returns each such block's
  * fully parsed node by its index in `tree.children`, or null when the small document does not reproduce them.
+ * A paragraph whose only question is whether a `$` starts math is answered without it, when it can be.
  */
-function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Map<number, RootContent> | null {
+function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): InlineFound | null {
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
+  const withMath = new Set<number>();
   let doc = '';
   let brackets = false;
   let defined: boolean | undefined;
   const definitions = (): boolean => (defined ??= holdsDefinitions(tree));
   tree.children.forEach((node, index) => {
+    const math = mathWithoutInlineParse(node, batch.text, definitions);
+    if (math === true) withMath.add(index);
+    if (math !== null) return;
     if (!needsInline(node, batch.text, definitions)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
@@ -98,7 +112,7 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): M
     doc += source + SEPARATOR;
   });
   const out = new Map<number, RootContent>();
-  if (wanted.length === 0) return out;
+  if (wanted.length === 0) return { nodes: out, withMath };
   if (brackets) doc += definitionsOf(tree);
   const children = parseFull(doc).children;
   for (let k = 0; k < wanted.length; k++) {
@@ -111,7 +125,19 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): M
     if (containerShape(full) !== containerShape(w.node)) return null;
     out.set(w.index, full);
   }
-  return out;
+  return { nodes: out, withMath };
+}
+
+/**
+ * Whether a paragraph (or a quote of one) holds inline math, read without the inline parse; null when it must be
+ * parsed: it has no `$` (the parse decides nothing about math then, and `needsInline` says whether images need it),
+ * the batch defines references, it may hold an image, or the reading cannot tell.
+ */
+function mathWithoutInlineParse(node: RootContent, source: string, definitions: () => boolean): boolean | null {
+  const content = paragraphContent(node, source);
+  if (content === null || content.indexOf('$') === -1 || mayHoldImage(content, definitions)) return null;
+  if (definitions()) return null;
+  return holdsInlineMath(content);
 }
 
 /** Containers whose children are blocks; the shape of a block is its type and, for these, its children's shapes. */
@@ -219,16 +245,22 @@ function codeSpanContent(content: string): string {
   const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
   return padded ? content.slice(1, -1) : content;
 }
-/** What may start an HTML image or inline math in a text. */
-const HTML_IMAGE_OR_MATH = /<img|\$/i;
+/** What may start an HTML image. */
+const HTML_IMAGE = /<img/i;
+
+/** True when `source` may hold a formula (a `$`) or an image (see `mayHoldImage`). */
+function mayHoldFeature(source: string, definitions: () => boolean): boolean {
+  return source.indexOf('$') !== -1 || mayHoldImage(source, definitions);
+}
 
 /**
- * True when `source` may hold an image or a formula. An inline image needs a `](` after its `![`; without one
- * only a reference (`![ref]`, `![alt][ref]`) could make an image, and only when the batch defines a reference.
- * Text full of unmatched brackets is thus not sent to the inline parser, where it costs the most.
+ * True when `source` may hold an image: an HTML `<img`, or a `![` that may start one. An inline image needs a `](`
+ * after its `![`; without one only a reference (`![ref]`, `![alt][ref]`) could make an image, and only when the
+ * batch defines a reference. Text full of unmatched brackets is thus not sent to the inline parser, where it
+ * costs the most.
  */
-function mayHoldFeature(source: string, definitions: () => boolean): boolean {
-  if (HTML_IMAGE_OR_MATH.test(source)) return true;
+function mayHoldImage(source: string, definitions: () => boolean): boolean {
+  if (HTML_IMAGE.test(source)) return true;
   const image = source.indexOf('![');
   if (image === -1) return false;
   return source.indexOf('](', image + 2) !== -1 || definitions();
@@ -276,7 +308,7 @@ function needsInline(node: RootContent, text: string, definitions: () => boolean
  * string, features) from `inline`, the same node fully parsed (or `node` itself when it was, or when `node` comes
  * from a block-level parse and needed no inline parse: `blockLevel` says which).
  */
-function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean): Block | null {
+function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean, withMath = false): Block | null {
   const pos = node.position;
   if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
   let from = pos.start.offset;
@@ -297,7 +329,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
     startLine: startLine + batch.line - 1,
     endLine: pos.end.line + batch.line - 1,
   };
-  const features = featuresOf(inline);
+  const features = withMath ? { ...featuresOf(inline), math: true } : featuresOf(inline);
   if (features !== undefined) Object.assign(base, { features });
   switch (node.type) {
     case 'heading':

@@ -1,0 +1,142 @@
+/**
+ * `holdsInlineMath` must say what remark's full parse says of a paragraph (inline math in the tree or not) each
+ * time it answers; where it cannot tell, it must say so (null). Held to the full parse over generated text dense in
+ * the characters that decide it, over named cases, and over every paragraph of the samples and the corpus.
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import type { Nodes, Parent, RootContent } from 'mdast';
+import { describe, expect, it } from 'vitest';
+import { holdsInlineMath, paragraphContent } from '../../../src/parsers/markdown/inline-math.js';
+import { parseFull } from '../../../src/parsers/markdown/remark.js';
+import { corpusFiles, describeCorpus } from '../../support/corpus.js';
+import { INLINE_MATH_PIECES } from '../../support/inline-math-pieces.js';
+import { fcParams } from '../../support/property.js';
+import { sampleMarkdownFiles } from '../../support/samples.js';
+
+/** True when the fully parsed `node` holds inline math, and an image (whose description would hide math). */
+function inTree(node: Nodes): { math: boolean; image: boolean } {
+  const found = { math: false, image: false };
+  const visit = (n: Nodes): void => {
+    if (n.type === 'inlineMath') found.math = true;
+    if (n.type === 'image' || n.type === 'imageReference') found.image = true;
+    if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes);
+  };
+  visit(node);
+  return found;
+}
+
+/** Every block of `text` that `paragraphContent` reads, with the reader's answer and the tree's, where it answers. */
+function answers(text: string): { content: string; said: boolean; tree: boolean }[] {
+  const tree = parseFull(text);
+  const defines = tree.children.some((n) => n.type === 'definition' || n.type === 'footnoteDefinition');
+  const out: { content: string; said: boolean; tree: boolean }[] = [];
+  for (const node of tree.children as RootContent[]) {
+    const content = paragraphContent(node, text);
+    if (content === null || defines) continue;
+    const found = inTree(node);
+    // The caller sends a block that may hold an image to the full parse; so does this test.
+    if (found.image) continue;
+    const said = holdsInlineMath(content);
+    if (said !== null) out.push({ content, said, tree: found.math });
+  }
+  return out;
+}
+
+function expectAgrees(text: string): number {
+  const all = answers(text);
+  for (const a of all) expect({ text, content: a.content, said: a.said }).toEqual({ text, content: a.content, said: a.tree });
+  return all.length;
+}
+
+const generated = fc.array(fc.constantFrom(...INLINE_MATH_PIECES), { maxLength: 40 }).map((pieces) => pieces.join(''));
+
+describe('holdsInlineMath against the full parse', () => {
+  it('agrees on generated paragraphs', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(generated, (text) => {
+        answered += expectAgrees(text);
+      }),
+      fcParams(3000),
+    );
+    // Most generated paragraphs are answered: the reader is not null everywhere.
+    expect(answered).toBeGreaterThan(1500);
+  });
+
+  it('agrees on generated block quotes', () => {
+    fc.assert(
+      fc.property(generated, (text) => {
+        expectAgrees(`> ${text}`);
+      }),
+      fcParams(1500),
+    );
+  });
+
+  // A paragraph's first line must not open an HTML block: cases of inline HTML start with text.
+  it.each([
+    ['$x$', true],
+    ['costs $5 and $10', true],
+    ['just $5', false],
+    ['\\$x$', false],
+    ['\\\\$x$', true],
+    ['`$x$`', false],
+    ['``$x$` ``', false],
+    ['`a``$x$', true],
+    ['$$x$', false],
+    ['$a$$b$', true],
+    ['a <a title="$x$">', false],
+    ["a <a title='$x$'>", false],
+    ['a <a b=/c$x$>', false],
+    ['a <a b=c$ $x$', true],
+    ['a <!-- $x$ -->', false],
+    ['a <!-->$x$', true],
+    ['a <!--->$x$', true],
+    ['a <? $x$ ?>', false],
+    ['a <![CDATA[ $x$ ]]>', false],
+    ['a <!DOCTYPE $x$>', false],
+    ['a </a $x$>', true],
+    ['a <scheme:$x$>', false],
+    ['a <s:$x$>', true],
+    ['a <a$b@c.d>$', false],
+    ['a <a$b@c-.d>$', true],
+    ['a <a$b@c.d->$', true],
+    ['a <a\n$x$>', true],
+    ['> <a\n> $x$ b="', true],
+    ['> <a b="\n> $x$">', false],
+    ['\0<a:$x\0$>', true],
+    ['a <ab:$x\0$>', false],
+  ] as const)('%j holds inline math: %s', (text, expected) => {
+    const found = answers(text);
+    expect(found.map((a) => a.tree)).toEqual([expected]);
+    expect(found.map((a) => a.said)).toEqual([expected]);
+  });
+
+  it('leaves link destinations, autolink literals and endless reading to the full parse', () => {
+    expect(holdsInlineMath('[a]($x$)')).toBeNull();
+    expect(holdsInlineMath('see www.example.com/$x$')).toBeNull();
+    expect(holdsInlineMath('see https://example.com/$x$')).toBeNull();
+    // Code spans all the way, and a run of two that finds no closing run once (later searches reuse the answer).
+    expect(holdsInlineMath('`$` '.repeat(20_000))).toBe(false);
+    expect(holdsInlineMath(`\`\` x ${'` $$ ` '.repeat(20_000)}`)).toBe(false);
+    // Every `<!--` and `<a b="` seeks the same close, which is not there: sought once.
+    expect(holdsInlineMath(`${'<!-- a '.repeat(20_000)}$x$`)).toBe(true);
+    expect(holdsInlineMath(`${'<a b="c '.repeat(20_000)}$x$`)).toBe(true);
+    // Runs of every length, none closed: each one reads to the end, which is more than linear work.
+    expect(holdsInlineMath(Array.from({ length: 500 }, (_, i) => `${'`'.repeat(i + 1)} x`).join(' ') + ' $x$')).toBeNull();
+  });
+
+  it('agrees on every paragraph of the samples', () => {
+    let answered = 0;
+    for (const file of sampleMarkdownFiles()) answered += expectAgrees(readFileSync(file, 'utf8'));
+    expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describeCorpus('holdsInlineMath against the full parse', () => {
+  it('agrees on every paragraph of the corpus', () => {
+    let answered = 0;
+    for (const file of corpusFiles('md', ['.md'])) answered += expectAgrees(readFileSync(file, 'utf8'));
+    expect(answered).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * Pieces of paragraph text dense in what decides whether a `$` starts inline math: dollar and backtick runs,
+ * escapes, inline HTML of every kind, autolinks, brackets, quote markers on continuation lines, and a few
+ * characters micromark reads specially (tab, NUL, non-ASCII). Joined at random, they make paragraphs where the
+ * constructs run into each other.
+ */
+export const INLINE_MATH_PIECES: readonly string[] = [
+  '$', '$', '$$', '$$$', '`', '`', '``', '\\', '\\$', '\\`', '<', '>', '[', ']', '](', '(', ')', '!', '![', 'a', 'b', ' ', ' ', '\n',
+  '\n> ', '\n   >', '\n    >', '\r\n', '\t', '"', "'", '-', '--', '?', '=', '/', ':', '@', '.', 'x', '<!--', '-->', '<!-->', '<?',
+  '?>', '<![CDATA[', ']]>', '<!DOCTYPE', '<a', '<a ', '</a', 'b=', 'b="', "b='", 'c:d', '<http:', '<ab+c:', 'u@v', 'u@v.w', '<u@v.w>',
+  '&amp;', '*', '_', '~', '\0', 'h', 'www', 'ww.', '<img', 'é', '😀',
+];
+
