@@ -9,5 +9,7 @@ export const INLINE_MATH_PIECES: readonly string[] = [
   '\n> ', '\n   >', '\n    >', '\r\n', '\t', '"', "'", '-', '--', '?', '=', '/', ':', '@', '.', 'x', '<!--', '-->', '<!-->', '<?',
   '?>', '<![CDATA[', ']]>', '<!DOCTYPE', '<a', '<a ', '</a', 'b=', 'b="', "b='", 'c:d', '<http:', '<ab+c:', 'u@v', 'u@v.w', '<u@v.w>',
   '&amp;', '*', '_', '~', '\0', 'h', 'www', 'ww.', '<img', 'é', '😀',
+  // Link resources, which decide whether a `](` makes a link or an image.
+  '](<', '](a', '](a)', '](<a>)', ' "t"', " 't')", ' (t)', '\\(', '\\)', '((', '))', '](\n', ')',
 ];
 

@@ -15,7 +15,7 @@ import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
-import { holdsInlineMath, paragraphContent } from './inline-math.js';
+import { holdsInlineMath, mayHoldImageWithoutReferences, paragraphContent } from './inline-math.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -135,8 +135,8 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
  */
 function mathWithoutInlineParse(node: RootContent, source: string, definitions: () => boolean): boolean | null {
   const content = paragraphContent(node, source);
-  if (content === null || content.indexOf('$') === -1 || mayHoldImage(content, definitions)) return null;
-  if (definitions()) return null;
+  if (content === null || content.indexOf('$') === -1 || definitions()) return null;
+  if (mayHoldImageWithoutReferences(content) !== false) return null;
   return holdsInlineMath(content);
 }
 

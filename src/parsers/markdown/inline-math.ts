@@ -8,14 +8,15 @@
  * something other than the start of math: backslash escapes, code spans, autolinks and inline HTML (which consume
  * their text), and math itself. Emphasis, strikethrough and character references consume nothing that matters.
  *
- * What it does not follow, it leaves to the full parse (the answer is then null): a `](`, which may open a link
- * destination; a GFM autolink literal (`www.`, `http:`), which may run over a `$`; and any text on which the
+ * What it does not follow, it leaves to the full parse (the answer is then null): a `](` followed by a resource that
+ * parses, which may make a link whose destination holds a `$`; a GFM autolink literal (`www.`, `http:`), which may run over a `$`; and any text on which the
  * reading would do more than linear work. The caller must also leave to the full parse a block of a batch that
  * defines references (`[x]`, `[^x]` and `![x]` may then be links, footnote calls or images) or that may hold an
  * image, since math in an image's description is not math in the tree.
  */
 
 import type { RootContent } from 'mdast';
+import { readResource } from './link-resource.js';
 
 const TAB = 9;
 const LF = 10;
@@ -60,12 +61,13 @@ export function holdsInlineMath(content: string): boolean | null {
   try {
     return reader.read();
   } catch (error) {
-    if (error === TOO_MUCH_WORK) return null;
+    if (error === UNDECIDED) return null;
     throw error;
   }
 }
 
-const TOO_MUCH_WORK = new Error('too much work');
+/** Thrown where the reading cannot tell: a possible link, or more than linear work. */
+const UNDECIDED = new Error('undecided');
 
 class InlineReader {
   private budget: number;
@@ -106,10 +108,16 @@ class InlineReader {
           p = end === -1 ? p + 1 : end;
           break;
         }
-        case RIGHT_BRACKET:
-          if (text.charCodeAt(p + 1) === LEFT_PAREN) throw TOO_MUCH_WORK;
+        case RIGHT_BRACKET: {
+          if (text.charCodeAt(p + 1) === LEFT_PAREN) {
+            const read = readResource(text, p + 1);
+            this.spend((read < 0 ? -1 - read : read) - p);
+            // A resource that parses may make a link, whose destination can run over a `$`.
+            if (read >= 0) throw UNDECIDED;
+          }
           p++;
           break;
+        }
         default:
           p++;
       }
@@ -155,7 +163,7 @@ class InlineReader {
 
   private spend(work: number): void {
     this.budget -= work;
-    if (this.budget < 0) throw TOO_MUCH_WORK;
+    if (this.budget < 0) throw UNDECIDED;
   }
 
   /** End of the inline HTML (tag, comment, instruction, declaration, CDATA) opened by the `<` at `p`, or -1. */
@@ -343,6 +351,28 @@ function isAsciiAtext(code: number): boolean {
 function isAsciiPunctuation(code: number): boolean {
   return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 }
+
+/**
+ * Whether `content` (a paragraph's inline content) may hold an image when the batch defines no references: an HTML
+ * `<img`, or a `![` followed by a `](` whose resource parses (without a definition, an image needs a resource).
+ * Null when reading the resources would take more than linear work.
+ */
+export function mayHoldImageWithoutReferences(content: string): boolean | null {
+  if (HTML_IMAGE.test(content)) return true;
+  const image = content.indexOf('![');
+  if (image === -1) return false;
+  let budget = WORK_PER_CHAR * content.length + 1024;
+  for (let close = content.indexOf('](', image + 2); close !== -1; close = content.indexOf('](', close + 2)) {
+    const read = readResource(content, close + 1);
+    if (read >= 0) return true;
+    budget -= -1 - read - close;
+    if (budget < 0) return null;
+  }
+  return false;
+}
+
+/** What may start an HTML image. */
+const HTML_IMAGE = /<img/i;
 
 /**
  * The inline content of a block that `holdsInlineMath` can read: a paragraph (its source), or a block quote that

@@ -7,19 +7,19 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { Nodes, Parent, RootContent } from 'mdast';
 import { describe, expect, it } from 'vitest';
-import { holdsInlineMath, paragraphContent } from '../../../src/parsers/markdown/inline-math.js';
+import { holdsInlineMath, mayHoldImageWithoutReferences, paragraphContent } from '../../../src/parsers/markdown/inline-math.js';
 import { parseFull } from '../../../src/parsers/markdown/remark.js';
 import { corpusFiles, describeCorpus } from '../../support/corpus.js';
 import { INLINE_MATH_PIECES } from '../../support/inline-math-pieces.js';
 import { fcParams } from '../../support/property.js';
 import { sampleMarkdownFiles } from '../../support/samples.js';
 
-/** True when the fully parsed `node` holds inline math, and an image (whose description would hide math). */
+/** Whether the fully parsed `node` holds inline math, and an image (markdown or HTML: a block feature either way). */
 function inTree(node: Nodes): { math: boolean; image: boolean } {
   const found = { math: false, image: false };
   const visit = (n: Nodes): void => {
     if (n.type === 'inlineMath') found.math = true;
-    if (n.type === 'image' || n.type === 'imageReference') found.image = true;
+    if (n.type === 'image' || n.type === 'imageReference' || (n.type === 'html' && /<img/i.test(n.value))) found.image = true;
     if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes);
   };
   visit(node);
@@ -35,8 +35,11 @@ function answers(text: string): { content: string; said: boolean; tree: boolean 
     const content = paragraphContent(node, text);
     if (content === null || defines) continue;
     const found = inTree(node);
-    // The caller sends a block that may hold an image to the full parse; so does this test.
-    if (found.image) continue;
+    // The caller sends a block that may hold an image to the full parse; so does this test. It must see each one.
+    if (found.image) {
+      expect({ text, mayHoldImage: mayHoldImageWithoutReferences(content) }).not.toEqual({ text, mayHoldImage: false });
+      continue;
+    }
     const said = holdsInlineMath(content);
     if (said !== null) out.push({ content, said, tree: found.math });
   }
@@ -110,6 +113,34 @@ describe('holdsInlineMath against the full parse', () => {
     const found = answers(text);
     expect(found.map((a) => a.tree)).toEqual([expected]);
     expect(found.map((a) => a.said)).toEqual([expected]);
+  });
+
+  it.each([
+    ['[a](b $x$)', true],
+    ['[a](<b $x$)', true],
+    ['[a](b "$x$" c)', true],
+    ['[a](b\n"$x$")', null],
+    ['[a](<$x$>)', null],
+    ['[a]($x$)', null],
+    ['[a](b (c) $x$)', true],
+    ['[a](b((c)) "t" $x$', true],
+  ] as const)('%j: a resource that parses may make a link (%s)', (text, expected) => {
+    expect(holdsInlineMath(text)).toBe(expected);
+    if (expected !== null) expect(answers(text).map((a) => a.tree)).toEqual([expected]);
+  });
+
+  it.each([
+    ['![a](b) $x$', true],
+    ['![a](b c) $x$', false],
+    ['![a] (b) $x$', false],
+    ['![a]\n(b) $x$', false],
+    ['![a](<b c>) $x$', true],
+    ['![a](b "c)" $x$', false],
+    ['[a](b) ![c] $x$', false],
+    ['x <IMG src=y> $x$', true],
+  ] as const)('%j may hold an image: %s', (text, expected) => {
+    expect(mayHoldImageWithoutReferences(text)).toBe(expected);
+    expect(inTree(parseFull(text)).image).toBe(expected);
   });
 
   it('leaves link destinations, autolink literals and endless reading to the full parse', () => {

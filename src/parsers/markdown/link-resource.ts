@@ -1,0 +1,100 @@
+/**
+ * The resource of an inline link or image, `(destination "title")`, read as micromark's label end reads it: what
+ * decides whether a `](` in a paragraph can make a link or an image at all. Without link definitions in the batch
+ * an image needs one (`![alt](src)`); a `](` whose resource does not parse leaves its `]` as text.
+ */
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const APOSTROPHE = 39;
+const LEFT_PAREN = 40;
+const RIGHT_PAREN = 41;
+const LESS = 60;
+const GREATER = 62;
+const BACKSLASH = 92;
+/** How deep parentheses may nest in a raw destination (micromark's `linkResourceDestinationBalanceMax`). */
+const MAX_BALANCE = 32;
+
+/**
+ * How reading a resource ended: the index after its `)` when one parses, else `-1 - stop`, where `stop` is the
+ * index at which the reading found it does not (so that a caller can count the work).
+ */
+export type ResourceRead = number;
+
+/** Reads the resource whose `(` is at `open` in `text` (a paragraph's inline content, without container prefixes). */
+export function readResource(text: string, open: number): ResourceRead {
+  let i = skipWhitespace(text, open + 1);
+  if (text.charCodeAt(i) === RIGHT_PAREN) return i + 1;
+  const destination = destinationEnd(text, i);
+  if (destination < 0) return destination;
+  i = skipWhitespace(text, destination);
+  const code = text.charCodeAt(i);
+  if (i > destination && (code === QUOTE || code === APOSTROPHE || code === LEFT_PAREN)) {
+    const title = titleEnd(text, i);
+    if (title < 0) return title;
+    i = skipWhitespace(text, title);
+  }
+  return text.charCodeAt(i) === RIGHT_PAREN ? i + 1 : -1 - i;
+}
+
+/** The end of the destination starting at `at` (`<…>`, or raw with balanced parentheses), or `-1 - stop`. */
+function destinationEnd(text: string, at: number): number {
+  let code = text.charCodeAt(at);
+  if (code === LESS) {
+    for (let i = at + 1; i < text.length; i++) {
+      code = text.charCodeAt(i);
+      if (code === GREATER) return i + 1;
+      if (code === LESS || code === LF || code === CR) return -1 - i;
+      // A backslash escapes `<`, `>` or another backslash.
+      if (code === BACKSLASH) {
+        const next = text.charCodeAt(i + 1);
+        if (next === LESS || next === GREATER || next === BACKSLASH) i++;
+      }
+    }
+    return -1 - text.length;
+  }
+  if (Number.isNaN(code) || code === SPACE || code === RIGHT_PAREN || isControl(code)) return -1 - at;
+  let balance = 0;
+  for (let i = at; ; i++) {
+    code = text.charCodeAt(i);
+    if (balance === 0 && (Number.isNaN(code) || code === RIGHT_PAREN || isWhitespace(code))) return i;
+    if (code === LEFT_PAREN && balance < MAX_BALANCE) balance++;
+    else if (code === RIGHT_PAREN) balance--;
+    else if (Number.isNaN(code) || code === SPACE || code === LEFT_PAREN || isControl(code)) return -1 - i;
+    else if (code === BACKSLASH) {
+      const next = text.charCodeAt(i + 1);
+      if (next === LEFT_PAREN || next === RIGHT_PAREN || next === BACKSLASH) i++;
+    }
+  }
+}
+
+/** The end of the title whose opening mark (`"`, `'` or `(`) is at `at`, or `-1 - stop` when it is not closed. */
+function titleEnd(text: string, at: number): number {
+  const close = text.charCodeAt(at) === LEFT_PAREN ? RIGHT_PAREN : text.charCodeAt(at);
+  for (let i = at + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === close) return i + 1;
+    if (code === BACKSLASH) {
+      const next = text.charCodeAt(i + 1);
+      if (next === close || next === BACKSLASH) i++;
+    }
+  }
+  return -1 - text.length;
+}
+
+function skipWhitespace(text: string, at: number): number {
+  while (isWhitespace(text.charCodeAt(at))) at++;
+  return at;
+}
+
+function isWhitespace(code: number): boolean {
+  return code === SPACE || code === TAB || code === LF || code === CR;
+}
+
+/** An ASCII control character as micromark sees it: a NUL is U+FFFD to it, and not one. */
+function isControl(code: number): boolean {
+  return (code < 32 && code !== 0) || code === 127;
+}
