@@ -15,7 +15,8 @@ import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
-import { holdsInlineMath, mayHoldImageWithoutReferences, paragraphContent } from './inline-math.js';
+import { holdsInlineMathIn, mayHoldImageWithoutReferences } from './inline-math.js';
+import { inlineContents } from './paragraph-content.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -129,15 +130,15 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
 }
 
 /**
- * Whether a paragraph (or a quote of one) holds inline math, read without the inline parse; null when it must be
- * parsed: it has no `$` (the parse decides nothing about math then, and `needsInline` says whether images need it),
- * the batch defines references, it may hold an image, or the reading cannot tell.
+ * Whether a paragraph (or a quote or a list of them: `inlineContents`) holds inline math, read without the inline
+ * parse; null when it must be parsed: it has no `$` (the parse decides nothing about math then, and `needsInline`
+ * says whether images need it), the batch defines references, it may hold an image, or the reading cannot tell.
  */
 function mathWithoutInlineParse(node: RootContent, source: string, definitions: () => boolean): boolean | null {
-  const content = paragraphContent(node, source);
-  if (content === null || content.indexOf('$') === -1 || definitions()) return null;
-  if (mayHoldImageWithoutReferences(content) !== false) return null;
-  return holdsInlineMath(content);
+  const contents = inlineContents(node, source);
+  if (contents === null || !contents.some((content) => content.indexOf('$') !== -1) || definitions()) return null;
+  if (contents.some((content) => mayHoldImageWithoutReferences(content) !== false)) return null;
+  return holdsInlineMathIn(contents);
 }
 
 /** Containers whose children are blocks; the shape of a block is its type and, for these, its children's shapes. */

@@ -15,7 +15,6 @@
  * image, since math in an image's description is not math in the tree.
  */
 
-import type { RootContent } from 'mdast';
 import { readResource } from './link-resource.js';
 
 const TAB = 9;
@@ -68,6 +67,20 @@ export function holdsInlineMath(content: string): boolean | null {
 
 /** Thrown where the reading cannot tell: a possible link, or more than linear work. */
 const UNDECIDED = new Error('undecided');
+
+/**
+ * `holdsInlineMath` over the paragraphs of one block: true when one holds math, false when none does, null when
+ * none is found to and one cannot be ruled out.
+ */
+export function holdsInlineMathIn(contents: readonly string[]): boolean | null {
+  let undecided = false;
+  for (const content of contents) {
+    const math = holdsInlineMath(content);
+    if (math === true) return true;
+    if (math === null) undecided = true;
+  }
+  return undecided ? null : false;
+}
 
 class InlineReader {
   private budget: number;
@@ -373,27 +386,3 @@ export function mayHoldImageWithoutReferences(content: string): boolean | null {
 
 /** What may start an HTML image. */
 const HTML_IMAGE = /<img/i;
-
-/**
- * The inline content of a block that `holdsInlineMath` can read: a paragraph (its source), or a block quote that
- * holds just one paragraph (its lines without their `>` markers: each line of such a paragraph either starts with
- * one, after at most three spaces, or is a lazy continuation). Null for any other block.
- */
-export function paragraphContent(node: RootContent, source: string): string | null {
-  if (node.type === 'paragraph') return sliceOf(node, source);
-  if (node.type !== 'blockquote' || node.children.length !== 1) return null;
-  const paragraph = node.children[0] as RootContent;
-  if (paragraph.type !== 'paragraph') return null;
-  const text = sliceOf(paragraph, source);
-  if (text === null) return null;
-  return text.replace(QUOTE_MARKER_AFTER_LINE_END, '$1');
-}
-
-/** A quote marker at the start of a line after the first, with its line ending kept. */
-const QUOTE_MARKER_AFTER_LINE_END = /(\r\n|\r|\n) {0,3}>/g;
-
-function sliceOf(node: RootContent, source: string): string | null {
-  const from = node.position?.start.offset;
-  const to = node.position?.end.offset;
-  return from === undefined || to === undefined ? null : source.slice(from, to);
-}

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { Nodes, Parent, RootContent } from 'mdast';
 import { describe, expect, it } from 'vitest';
-import { holdsInlineMath, mayHoldImageWithoutReferences, paragraphContent } from '../../../src/parsers/markdown/inline-math.js';
+import { holdsInlineMath, holdsInlineMathIn, mayHoldImageWithoutReferences } from '../../../src/parsers/markdown/inline-math.js';
+import { inlineContents } from '../../../src/parsers/markdown/paragraph-content.js';
 import { parseFull } from '../../../src/parsers/markdown/remark.js';
 import { corpusFiles, describeCorpus } from '../../support/corpus.js';
 import { INLINE_MATH_PIECES } from '../../support/inline-math-pieces.js';
@@ -26,21 +27,22 @@ function inTree(node: Nodes): { math: boolean; image: boolean } {
   return found;
 }
 
-/** Every block of `text` that `paragraphContent` reads, with the reader's answer and the tree's, where it answers. */
+/** Every block of `text` that `inlineContents` reads, with the reader's answer and the tree's, where it answers. */
 function answers(text: string): { content: string; said: boolean; tree: boolean }[] {
   const tree = parseFull(text);
   const defines = tree.children.some((n) => n.type === 'definition' || n.type === 'footnoteDefinition');
   const out: { content: string; said: boolean; tree: boolean }[] = [];
   for (const node of tree.children as RootContent[]) {
-    const content = paragraphContent(node, text);
-    if (content === null || defines) continue;
+    const contents = inlineContents(node, text);
+    if (contents === null || defines) continue;
+    const content = contents.join('\n\n');
     const found = inTree(node);
     // The caller sends a block that may hold an image to the full parse; so does this test. It must see each one.
     if (found.image) {
-      expect({ text, mayHoldImage: mayHoldImageWithoutReferences(content) }).not.toEqual({ text, mayHoldImage: false });
+      expect({ text, mayHoldImage: contents.map(mayHoldImageWithoutReferences) }).not.toEqual({ text, mayHoldImage: contents.map(() => false) });
       continue;
     }
-    const said = holdsInlineMath(content);
+    const said = holdsInlineMathIn(contents);
     if (said !== null) out.push({ content, said, tree: found.math });
   }
   return out;
@@ -53,6 +55,8 @@ function expectAgrees(text: string): number {
 }
 
 const generated = fc.array(fc.constantFrom(...INLINE_MATH_PIECES), { maxLength: 40 }).map((pieces) => pieces.join(''));
+/** The same, often ending with a formula: what comes before decides whether it is one. */
+const endingInMath = fc.tuple(generated, fc.constantFrom('', ' $a$', '$', ' $$b$$')).map(([text, end]) => text + end);
 
 describe('holdsInlineMath against the full parse', () => {
   it('agrees on generated paragraphs', () => {
@@ -67,10 +71,20 @@ describe('holdsInlineMath against the full parse', () => {
     expect(answered).toBeGreaterThan(1500);
   });
 
-  it('agrees on generated block quotes', () => {
+  it('agrees on generated block quotes, nested or not', () => {
     fc.assert(
-      fc.property(generated, (text) => {
-        expectAgrees(`> ${text}`);
+      fc.property(endingInMath, fc.constantFrom('> ', '> > ', '>>', ' > >  > '), (text, markers) => {
+        expectAgrees(`${markers}${text}`);
+      }),
+      fcParams(1500),
+    );
+  });
+
+  it('agrees on generated lists of paragraphs', () => {
+    const item = fc.tuple(fc.constantFrom('- ', '* ', '1. ', '2) '), endingInMath).map(([marker, text]) => marker + text);
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 4 }), (items) => {
+        expectAgrees(items.join('\n'));
       }),
       fcParams(1500),
     );
