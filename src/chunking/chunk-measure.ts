@@ -19,9 +19,10 @@ export interface ChunkMeasure extends Measure {
   /**
    * The framed text of a chunk measured as the embedder sees it: with `contextualize`, its breadcrumb line first.
    * With `dropBreadcrumb`, a chunk that is over `maxSize` with its breadcrumb but fits without it goes without it
-   * (text that cannot be cut further, one grapheme cluster, leaves it no room).
+   * (text that cannot be cut further, one grapheme cluster, leaves it no room). `known` is the sizer's exact measure
+   * of `text`, when the caller has it: a chunk without frame or breadcrumb is then not measured again.
    */
-  chunk(heading: HeadingContext, prefix: string, text: string, suffix: string, dropBreadcrumb?: boolean): EmbedMeasure;
+  chunk(heading: HeadingContext, prefix: string, text: string, suffix: string, dropBreadcrumb?: boolean, known?: number): EmbedMeasure;
   /** The largest size a chunk may have. */
   readonly limit: number;
   /** The room a chunk starting under `heading` has for its framed text: `maxSize` less its breadcrumb line. */
@@ -40,8 +41,8 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeas
   const contentRoom = (heading: HeadingContext): number => Math.max(1, roomFor(heading) - config.overlap);
   return {
     ...base,
-    chunk(heading, prefix, text, suffix, dropBreadcrumb = false) {
-      if (!config.contextualize) return { size: sizer.size(prefix + text + suffix) };
+    chunk(heading, prefix, text, suffix, dropBreadcrumb = false, known) {
+      if (!config.contextualize) return { size: known !== undefined && prefix === '' && suffix === '' ? known : sizer.size(prefix + text + suffix) };
       const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
       const size = sizer.size(embedText);
       if (dropBreadcrumb && size > config.maxSize) {

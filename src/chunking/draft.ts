@@ -53,7 +53,10 @@ export function buildDraft(pieces: readonly Piece[], section: number, measure: C
   let text = first.text;
   for (let i = 1; i < pieces.length; i++) text += (pieces[i] as Piece).gapBefore + (pieces[i] as Piece).text;
   const heading = first.heading;
-  const { size, embedText } = measure.chunk(heading, first.prefix, text, last.suffix, true);
+  // A chunk of one piece whose size was measured exactly (a span of a long block, as the splitter measured it) is
+  // not measured again.
+  const known = pieces.length === 1 && first.sizeExact === true ? first.size : undefined;
+  const { size, embedText } = measure.chunk(heading, first.prefix, text, last.suffix, true, known);
   const oversizedReason = pieces.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
   const oversized = oversizedReason !== undefined && size > measure.limit;
   const pageStart = first.page;

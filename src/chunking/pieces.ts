@@ -24,6 +24,11 @@ export interface Piece {
   readonly endLine: number;
   /** Size of `text` alone. */
   readonly size: number;
+  /**
+   * True when `size` is the sizer's own measure of `text` (measured, or kept from the built-in splitter's exact
+   * measure of the same span), not a sum the packer estimated: a chunk of this piece alone need not be measured again.
+   */
+  readonly sizeExact?: boolean;
   /** Added before `text` for the embedder (a repeated table header, a re-opened fence): the piece must start a chunk. */
   readonly prefix: string;
   /** Added after `text` (a closing fence): the piece must end a chunk. */
@@ -135,6 +140,7 @@ function subPiece(source: PieceSource, span: Span, previousEnd: number, first: b
     startLine,
     endLine: startLine + countLineEndings(text),
     size: extra.size ?? ctx.sizer.size(text),
+    sizeExact: extra.size === undefined,
     isSplit: true,
     images,
     hasCode: source.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
@@ -245,10 +251,10 @@ function cutText(block: Block, span: Span, budget: Budget, ctx: CutContext, extr
     blockSource(block),
     adjusted.map((s) => ({ start: s.start + span.start, end: s.end + span.start })),
     ctx,
-    // The built-in splitter measured its spans already; a span moved to keep a formula whole is measured again.
+    // The built-in splitter measured its spans already, exactly; a span moved to keep a formula whole is measured again.
     (i) => {
       const size = adjusted[i]?.size;
-      return size === undefined ? extra : { ...extra, size };
+      return size === undefined ? extra : { ...extra, size, sizeExact: true };
     },
   );
 }
