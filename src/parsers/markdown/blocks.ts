@@ -15,7 +15,7 @@ import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
-import { holdsInlineMathIn, mayHoldImageWithoutReferences } from './inline-math.js';
+import { holdsInlineMathIn, HTML_IMAGE, mayHoldImageWithoutReferences } from './inline-math.js';
 import { inlineContents } from './paragraph-content.js';
 
 const KIND_OF: Record<string, BlockKind> = {
@@ -135,8 +135,11 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
  * says whether images need it), the batch defines references, it may hold an image, or the reading cannot tell.
  */
 function mathWithoutInlineParse(node: RootContent, source: string, definitions: () => boolean): boolean | null {
+  // Looked for in the block's source first: most blocks hold no `$`, and need no contents cut out of it. Markers
+  // and indentation hold none, so a `$` there is in a paragraph.
+  if (!source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0).includes('$')) return null;
   const contents = inlineContents(node, source);
-  if (contents === null || !contents.some((content) => content.indexOf('$') !== -1) || definitions()) return null;
+  if (contents === null || definitions()) return null;
   if (contents.some((content) => mayHoldImageWithoutReferences(content) !== false)) return null;
   return holdsInlineMathIn(contents);
 }
@@ -246,9 +249,6 @@ function codeSpanContent(content: string): string {
   const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
   return padded ? content.slice(1, -1) : content;
 }
-/** What may start an HTML image. */
-const HTML_IMAGE = /<img/i;
-
 /** True when `source` may hold a formula (a `$`) or an image (see `mayHoldImage`). */
 function mayHoldFeature(source: string, definitions: () => boolean): boolean {
   return source.indexOf('$') !== -1 || mayHoldImage(source, definitions);

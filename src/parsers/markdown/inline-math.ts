@@ -1,46 +1,27 @@
 /**
  * Whether a paragraph holds inline math (`$x$`), read without micromark.
  *
- * A block's `features.math` is the one inline fact a paragraph's block needs, and a `$` is common outside
- * formulas (prices, shell variables, junk). Sending every paragraph with a `$` to remark's full inline parse cost
- * more than the rest of the parse on such text (on random bytes, some 1.4 s a MB). This reads the paragraph the
- * way micromark's inline tokenizer does, left to right, but follows only the constructs that can make a `$`
- * something other than the start of math: backslash escapes, code spans, autolinks and inline HTML (which consume
- * their text), and math itself. Emphasis, strikethrough and character references consume nothing that matters.
+ * A paragraph's block keeps two things of its inline content, its images and whether it holds a formula
+ * (`features`), and a `$` is common outside formulas (prices, shell variables, junk). Sending every paragraph with a
+ * `$` to remark's full inline parse cost more than the rest of the parse on such text (on random bytes, some 1.4 s
+ * a MB). This reads the paragraph the way micromark's inline tokenizer does, left to right, but follows only the
+ * constructs that can make a `$` something other than the start of math: backslash escapes, code spans, autolinks
+ * and inline HTML (which consume their text), and math itself. Emphasis, strikethrough and character references
+ * consume nothing that matters.
  *
  * What it does not follow, it leaves to the full parse (the answer is then null): a `](` followed by a resource that
- * parses, which may make a link whose destination holds a `$`; a GFM autolink literal (`www.`, `http:`), which may run over a `$`; and any text on which the
- * reading would do more than linear work. The caller must also leave to the full parse a block of a batch that
- * defines references (`[x]`, `[^x]` and `![x]` may then be links, footnote calls or images) or that may hold an
- * image, since math in an image's description is not math in the tree.
+ * parses, which may make a link whose destination holds a `$`; a GFM autolink literal (`www.`, `http:`), which may
+ * run over a `$`; and any text on which the reading would do more than linear work. The caller must also leave to
+ * the full parse a block of a batch that defines references (`[x]`, `[^x]` and `![x]` may then be links, footnote
+ * calls or images) or that may hold an image, since math in an image's description is not math in the tree.
  */
 
+import {
+  APOSTROPHE, AT, BACKSLASH, BACKTICK, COLON, CR, DASH, DOLLAR, DOT, EQUALS, EXCLAMATION, GREATER, isAsciiAlpha,
+  isAsciiAlphanumeric, isAsciiControl, isWhitespace, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PLUS, QUESTION, QUOTE,
+  type Read, reached, RIGHT_BRACKET, SLASH, SPACE, UNDERSCORE,
+} from './inline-chars.js';
 import { readResource } from './link-resource.js';
-
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const DOLLAR = 36;
-const APOSTROPHE = 39;
-const DASH = 45;
-const DOT = 46;
-const SLASH = 47;
-const COLON = 58;
-const LESS = 60;
-const EQUALS = 61;
-const GREATER = 62;
-const QUESTION = 63;
-const AT = 64;
-const LEFT_BRACKET = 91;
-const BACKSLASH = 92;
-const RIGHT_BRACKET = 93;
-const UNDERSCORE = 95;
-const BACKTICK = 96;
-const EXCLAMATION = 33;
-const LEFT_PAREN = 40;
-const PLUS = 43;
 
 /** A GFM autolink literal may start here: it can run over a `$` or a backtick, so the reading stops. */
 const AUTOLINK_LITERAL = /www\.|https?:/i;
@@ -124,7 +105,7 @@ class InlineReader {
         case RIGHT_BRACKET: {
           if (text.charCodeAt(p + 1) === LEFT_PAREN) {
             const read = readResource(text, p + 1);
-            this.spend((read < 0 ? -1 - read : read) - p);
+            this.spend(reached(read) - p);
             // A resource that parses may make a link, whose destination can run over a `$`.
             if (read >= 0) throw UNDECIDED;
           }
@@ -195,7 +176,7 @@ class InlineReader {
       if (next === SLASH && !isAsciiAlpha(text.charCodeAt(p + 2))) return -1;
       const read = next === SLASH ? readClosingTag(text, p + 3) : readOpeningTag(text, p + 2, this.find);
       // A tag is read character by character: that work is counted here.
-      this.spend((read < 0 ? -1 - read : read) - p);
+      this.spend(reached(read) - p);
       end = read < 0 ? -1 : read;
     } else return -1;
     return end;
@@ -229,7 +210,7 @@ function autolinkEnd(text: string, p: number): number | undefined {
       for (i++; i < text.length; i++) {
         code = text.charCodeAt(i);
         if (code === GREATER) return i + 1;
-        if (code === SPACE || code === LESS || (code < 32 && code !== 0) || code === 127) return undefined;
+        if (code === SPACE || code === LESS || isAsciiControl(code)) return undefined;
       }
       return undefined;
     }
@@ -276,22 +257,16 @@ function commentEnd(text: string, from: number, find: Find): number {
   return closeAfter(from, '-->', find);
 }
 
-/**
- * How a tag read ended: the index after its `>` when it is a tag, else `-1 - stop`, where `stop` is the index at
- * which the reading found it is not (so that its work can be counted).
- */
-type TagRead = number;
-
-/** A closing tag whose `</` and first letter end before `from`. */
-function readClosingTag(text: string, from: number): TagRead {
+/** A closing tag whose `</` and first letter end before `from` (see `Read`). */
+function readClosingTag(text: string, from: number): Read {
   let i = from;
   while (isTagNameChar(text.charCodeAt(i))) i++;
   while (isWhitespace(text.charCodeAt(i))) i++;
   return text.charCodeAt(i) === GREATER ? i + 1 : -1 - i;
 }
 
-/** An opening tag whose `<` and first letter end before `from`. */
-function readOpeningTag(text: string, from: number, find: Find): TagRead {
+/** An opening tag whose `<` and first letter end before `from` (see `Read`). */
+function readOpeningTag(text: string, from: number, find: Find): Read {
   let i = from;
   while (isTagNameChar(text.charCodeAt(i))) i++;
   let code = text.charCodeAt(i);
@@ -332,18 +307,6 @@ function readOpeningTag(text: string, from: number, find: Find): TagRead {
   }
 }
 
-function isWhitespace(code: number): boolean {
-  return code === SPACE || code === TAB || code === LF || code === CR;
-}
-
-function isAsciiAlpha(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
-function isAsciiAlphanumeric(code: number): boolean {
-  return isAsciiAlpha(code) || (code >= 48 && code <= 57);
-}
-
 function isSchemeChar(code: number): boolean {
   return isAsciiAlphanumeric(code) || code === PLUS || code === DASH || code === DOT;
 }
@@ -378,11 +341,11 @@ export function mayHoldImageWithoutReferences(content: string): boolean | null {
   for (let close = content.indexOf('](', image + 2); close !== -1; close = content.indexOf('](', close + 2)) {
     const read = readResource(content, close + 1);
     if (read >= 0) return true;
-    budget -= -1 - read - close;
+    budget -= reached(read) - close;
     if (budget < 0) return null;
   }
   return false;
 }
 
 /** What may start an HTML image. */
-const HTML_IMAGE = /<img/i;
+export const HTML_IMAGE = /<img/i;

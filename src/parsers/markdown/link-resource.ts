@@ -4,28 +4,19 @@
  * an image needs one (`![alt](src)`); a `](` whose resource does not parse leaves its `]` as text.
  */
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const APOSTROPHE = 39;
-const LEFT_PAREN = 40;
-const RIGHT_PAREN = 41;
-const LESS = 60;
-const GREATER = 62;
-const BACKSLASH = 92;
+import {
+  APOSTROPHE, BACKSLASH, CR, GREATER, isAsciiControl, isWhitespace, LEFT_PAREN, LESS, LF, QUOTE, type Read, RIGHT_PAREN,
+  SPACE,
+} from './inline-chars.js';
+
 /** How deep parentheses may nest in a raw destination (micromark's `linkResourceDestinationBalanceMax`). */
 const MAX_BALANCE = 32;
 
 /**
- * How reading a resource ended: the index after its `)` when one parses, else `-1 - stop`, where `stop` is the
- * index at which the reading found it does not (so that a caller can count the work).
+ * Reads the resource whose `(` is at `open` in `text` (a paragraph's inline content, without container prefixes):
+ * the index after its `)` when one parses there (see `Read`).
  */
-export type ResourceRead = number;
-
-/** Reads the resource whose `(` is at `open` in `text` (a paragraph's inline content, without container prefixes). */
-export function readResource(text: string, open: number): ResourceRead {
+export function readResource(text: string, open: number): Read {
   let i = skipWhitespace(text, open + 1);
   if (text.charCodeAt(i) === RIGHT_PAREN) return i + 1;
   const destination = destinationEnd(text, i);
@@ -56,14 +47,14 @@ function destinationEnd(text: string, at: number): number {
     }
     return -1 - text.length;
   }
-  if (Number.isNaN(code) || code === SPACE || code === RIGHT_PAREN || isControl(code)) return -1 - at;
+  if (Number.isNaN(code) || code === SPACE || code === RIGHT_PAREN || isAsciiControl(code)) return -1 - at;
   let balance = 0;
   for (let i = at; ; i++) {
     code = text.charCodeAt(i);
     if (balance === 0 && (Number.isNaN(code) || code === RIGHT_PAREN || isWhitespace(code))) return i;
     if (code === LEFT_PAREN && balance < MAX_BALANCE) balance++;
     else if (code === RIGHT_PAREN) balance--;
-    else if (Number.isNaN(code) || code === SPACE || code === LEFT_PAREN || isControl(code)) return -1 - i;
+    else if (Number.isNaN(code) || code === SPACE || code === LEFT_PAREN || isAsciiControl(code)) return -1 - i;
     else if (code === BACKSLASH) {
       const next = text.charCodeAt(i + 1);
       if (next === LEFT_PAREN || next === RIGHT_PAREN || next === BACKSLASH) i++;
@@ -88,13 +79,4 @@ function titleEnd(text: string, at: number): number {
 function skipWhitespace(text: string, at: number): number {
   while (isWhitespace(text.charCodeAt(at))) at++;
   return at;
-}
-
-function isWhitespace(code: number): boolean {
-  return code === SPACE || code === TAB || code === LF || code === CR;
-}
-
-/** An ASCII control character as micromark sees it: a NUL is U+FFFD to it, and not one. */
-function isControl(code: number): boolean {
-  return (code < 32 && code !== 0) || code === 127;
 }
