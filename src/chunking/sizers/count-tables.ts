@@ -17,6 +17,12 @@ const FNV_PRIME = 0x01000193;
 export interface RankTable {
   /** Rank of the token whose bytes are `bytes[start..end)`, or -1 when no token has them. */
   rank(bytes: Uint8Array, start: number, end: number): number;
+  /**
+   * Rank of the two-byte token `first second`, or -1: from a table of all 65,536 pairs. Byte-pair merging looks up
+   * every adjacent pair of a piece before its first merge, and hashing each was a third of counting text whose
+   * pre-tokens are all new.
+   */
+  pairRank(first: number, second: number): number;
   /** Number of tokens. */
   readonly size: number;
 }
@@ -47,8 +53,14 @@ export function createRankTable(ranks: CompressedRanks): RankTable {
       slot = (slot + 1) & mask;
     }
   }
+  const pairs = new Int32Array(0x10000).fill(-1);
+  for (let t = 0; t < count; t++) {
+    const at = starts[t]!;
+    if (starts[t + 1]! - at === 2) pairs[(pool[at]! << 8) | pool[at + 1]!] = rankOf[t]!;
+  }
   return {
     size: count,
+    pairRank: (first, second) => pairs[(first << 8) | second]!,
     rank(bytes, start, end) {
       let slot = hashBytes(bytes, start, end) & mask;
       for (;;) {
@@ -66,6 +78,12 @@ export interface PieceCache {
   /** The count of `text.slice(start, end)`, looked up without making that string. */
   get(text: string, start: number, end: number): number | undefined;
   set(piece: string, count: number): void;
+  /**
+   * The count of `text.slice(start, end)`: remembered, or `count(piece)` remembered. One hash serves every probe:
+   * text whose pre-tokens are all new (junk, random bytes) misses both generations, and hashing each piece for
+   * each probe and again to store it was a fifth of counting it.
+   */
+  countOf(text: string, start: number, end: number, count: (piece: string) => number): number;
 }
 
 /** Bounds of a {@link createPieceCache} cache. */
@@ -84,7 +102,7 @@ export interface PieceCacheLimits {
 export function createPieceCache(limits: PieceCacheLimits): PieceCache {
   let young = createGeneration(limits);
   let old = createGeneration(limits);
-  const set = (piece: string, count: number): void => {
+  const store = (piece: string, hash: number, count: number): void => {
     if (!young.fits(piece)) {
       const emptied = old;
       emptied.clear();
@@ -92,27 +110,41 @@ export function createPieceCache(limits: PieceCacheLimits): PieceCache {
       young = emptied;
       if (!young.fits(piece)) return;
     }
-    young.add(piece, count);
+    young.add(piece, hash, count);
+  };
+  /** The count remembered in either generation (one from the old one is promoted), or -1. */
+  const lookup = (hash: number, text: string, start: number, end: number): number => {
+    const hit = young.get(hash, text, start, end);
+    if (hit !== -1) return hit;
+    const aged = old.get(hash, text, start, end);
+    if (aged !== -1) store(text.slice(start, end), hash, aged);
+    return aged;
   };
   return {
     get(text, start, end) {
-      const hit = young.get(text, start, end);
-      if (hit !== -1) return hit;
-      const aged = old.get(text, start, end);
-      if (aged === -1) return undefined;
-      set(text.slice(start, end), aged);
-      return aged;
+      const found = lookup(hashString(text, start, end), text, start, end);
+      return found === -1 ? undefined : found;
     },
-    set,
+    set: (piece, count) => store(piece, hashString(piece, 0, piece.length), count),
+    countOf(text, start, end, count) {
+      const hash = hashString(text, start, end);
+      const found = lookup(hash, text, start, end);
+      if (found !== -1) return found;
+      const piece = text.slice(start, end);
+      const n = count(piece);
+      store(piece, hash, n);
+      return n;
+    },
   };
 }
 
+/** One generation of a piece cache; `hash` is always `hashString` of the piece. */
 interface Generation {
   /** The count of `text.slice(start, end)`, or -1. */
-  get(text: string, start: number, end: number): number;
+  get(hash: number, text: string, start: number, end: number): number;
   /** True when `piece` can be added without passing the limits. */
   fits(piece: string): boolean;
-  add(piece: string, count: number): void;
+  add(piece: string, hash: number, count: number): void;
   clear(): void;
 }
 
@@ -124,8 +156,8 @@ function createGeneration(limits: PieceCacheLimits): Generation {
   const mask = slots.length - 1;
   let size = 0;
   /** The slot of `text[start..end)`: where it is, or the empty slot where it would go. */
-  const find = (text: string, start: number, end: number): number => {
-    let slot = hashString(text, start, end) & mask;
+  const find = (hash: number, text: string, start: number, end: number): number => {
+    let slot = hash & mask;
     for (;;) {
       const entry = slots[slot]! - 1;
       if (entry < 0 || unitsEqual(units, starts[entry]!, starts[entry + 1]!, text, start, end)) return slot;
@@ -133,15 +165,15 @@ function createGeneration(limits: PieceCacheLimits): Generation {
     }
   };
   return {
-    get(text, start, end) {
-      const entry = slots[find(text, start, end)]! - 1;
+    get(hash, text, start, end) {
+      const entry = slots[find(hash, text, start, end)]! - 1;
       return entry < 0 ? -1 : counts[entry]!;
     },
     fits(piece) {
       return size < limits.entries && starts[size]! + piece.length <= units.length;
     },
-    add(piece, count) {
-      const slot = find(piece, 0, piece.length);
+    add(piece, hash, count) {
+      const slot = find(hash, piece, 0, piece.length);
       if (slots[slot]! !== 0) return;
       let at = starts[size]!;
       for (let i = 0; i < piece.length; i++) units[at++] = piece.charCodeAt(i);

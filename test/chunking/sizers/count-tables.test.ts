@@ -16,6 +16,22 @@ describe('createRankTable', () => {
     }
   });
 
+  it('gives the rank of every byte pair from its pair table as the hashed lookup does', () => {
+    const pair = new Uint8Array(2);
+    let tokens = 0;
+    for (let first = 0; first < 256; first++) {
+      for (let second = 0; second < 256; second++) {
+        pair[0] = first;
+        pair[1] = second;
+        const rank = table.rank(pair, 0, 2);
+        if (rank >= 0) tokens++;
+        if (table.pairRank(first, second) !== rank) expect(table.pairRank(first, second), `${first} ${second}`).toBe(rank);
+      }
+    }
+    // cl100k_base has a few thousand two-byte tokens: the table is not all -1.
+    expect(tokens).toBeGreaterThan(1000);
+  });
+
   it('answers -1 for byte strings that are no token', () => {
     const bytes = new TextEncoder().encode('zzqxjv-not-a-token-zzqxjv');
     expect(table.rank(bytes, 0, bytes.length)).toBe(-1);
@@ -33,6 +49,17 @@ describe('createPieceCache', () => {
     expect(cache.get('say hello there', 3, 9)).toBe(7);
     expect(cache.get('say hello there', 3, 8)).toBeUndefined();
     expect(cache.get('say hello there', 4, 9)).toBeUndefined();
+  });
+
+  it('counts a piece it does not hold once, with the piece as a string, and remembers it', () => {
+    const cache = createPieceCache({ entries: 8, units: 64 });
+    const asked: string[] = [];
+    const count = (piece: string): number => (asked.push(piece), piece.length);
+    expect(cache.countOf('say hello there', 3, 9, count)).toBe(6);
+    expect(cache.countOf('hello, hello', 6, 12, count)).toBe(6);
+    expect(cache.countOf('say hello there', 4, 9, count)).toBe(5);
+    expect(asked).toEqual([' hello', 'hello']);
+    expect(lookup(cache, ' hello')).toBe(6);
   });
 
   it('returns what was set, and undefined for what was not', () => {

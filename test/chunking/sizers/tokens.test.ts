@@ -126,6 +126,18 @@ describe.each(ENCODINGS)('token sizer, %s', (encoding) => {
     );
   });
 
+  it('counts a pre-token of one UTF-16 unit exactly, for every unit of the BMP, alone and between others', () => {
+    // One-unit pre-tokens are counted from a table by the unit; lone surrogates are text like any other.
+    const wrong: string[] = [];
+    for (let unit = 0; unit <= 0xffff; unit += unit < 0x3000 ? 1 : 7) {
+      const ch = String.fromCharCode(unit);
+      for (const text of [ch, `a ${ch} 1${ch}\n`]) {
+        if (countTokens(text, encoding) !== encodeLength(text, encoding)) wrong.push(`${unit.toString(16)} in ${JSON.stringify(text)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('stays exact after the pre-token cache has been filled and turned over', () => {
     // 70,000 distinct letter-only words: more distinct pre-tokens than a cache generation holds, so some are evicted.
     const words: string[] = [];
