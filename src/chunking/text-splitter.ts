@@ -264,15 +264,30 @@ function cutSegments(
       add(start, end, CLUSTER_RUN);
       return;
     }
-    const below = subranges(text, start, end, level + 1, segmenters);
-    if (below.length === 1 && below[0]!.start === start && below[0]!.end === end) {
+    // The ranges below are cut as they are found, and finding them stops once the head is `done`: the head of a
+    // long block needs its first sentences, not a segmentation of the whole block. The first range waits for the
+    // second, to tell a range the level does not cut at all.
+    let first: Span | undefined;
+    let several = false;
+    eachSubrange(text, start, end, level + 1, segmenters, (s, e) => {
+      if (first === undefined) {
+        first = { start: s, end: e };
+        return true;
+      }
+      if (!several) {
+        several = true;
+        add(first.start, first.end, level + 1);
+        if (done) return false;
+      }
+      add(s, e, level + 1);
+      return !done;
+    });
+    if (several || first === undefined) return;
+    if (first.start === start && first.end === end) {
       // The size is known not to fit; a cluster is measured again, since it is kept whatever its size.
       add(start, end, level + 1, level + 1 === GRAPHEME ? undefined : size);
-      return;
-    }
-    for (const range of below) {
-      if (done) return;
-      add(range.start, range.end, level + 1);
+    } else {
+      add(first.start, first.end, level + 1);
     }
   };
 
@@ -286,10 +301,31 @@ function cutSegments(
 /** The trimmed, non-empty ranges of `[start, end)` at `level`, in order, each starting and ending between clusters. */
 function subranges(text: string, start: number, end: number, level: number, segmenters: Segmenters): Span[] {
   const out: Span[] = [];
+  eachSubrange(text, start, end, level, segmenters, (s, e) => {
+    out.push({ start: s, end: e });
+    return true;
+  });
+  return out;
+}
+
+/**
+ * Calls `visit` with each range `subranges` gives, in order, as soon as it is final; when `visit` returns false,
+ * no more ranges are looked for.
+ */
+function eachSubrange(text: string, start: number, end: number, level: number, segmenters: Segmenters, visit: (start: number, end: number) => boolean): void {
   const g = segmenters.grapheme;
+  let stopped = false;
+  // The last range found is held back: the next one may overlap it (edges moved out to whole clusters) and join it.
+  let heldStart = -1;
+  let heldEnd = -1;
+  const release = (): void => {
+    if (heldStart !== -1 && !stopped) stopped = !visit(heldStart, heldEnd);
+    heldStart = -1;
+  };
   // Trimming moves an edge next to whitespace, where a combining mark (after) or a prepended mark (before) may
   // hold the cluster together: such an edge moves out to the cluster's own edge, and the cluster stays whole.
   const push = (s: number, e: number, checkEdges: boolean): void => {
+    if (stopped) return;
     const s0 = s;
     const e0 = e;
     while (s < e && isSpaceCode(text.charCodeAt(s))) s++;
@@ -297,19 +333,21 @@ function subranges(text: string, start: number, end: number, level: number, segm
     if (s >= e) return;
     if (checkEdges || s !== s0) s = boundaryAtOrBefore(text, s, g);
     if (checkEdges || e !== e0) e = boundaryAtOrAfter(text, e, g);
-    const last = out[out.length - 1];
-    if (last !== undefined && s < last.end) {
-      out[out.length - 1] = { start: last.start, end: Math.max(last.end, e) };
+    if (heldStart !== -1 && s < heldEnd) {
+      heldEnd = Math.max(heldEnd, e);
     } else {
-      out.push({ start: s, end: e });
+      release();
+      heldStart = s;
+      heldEnd = e;
     }
   };
+  const isStopped = (): boolean => stopped;
   switch (level) {
     case PARAGRAPH: {
       const blankLine = /\n[^\S\n]*\n/g;
       blankLine.lastIndex = start;
       let from = start;
-      for (let m = blankLine.exec(text); m !== null && m.index + m[0].length <= end; m = blankLine.exec(text)) {
+      for (let m = blankLine.exec(text); m !== null && m.index + m[0].length <= end && !stopped; m = blankLine.exec(text)) {
         push(from, m.index, true);
         from = m.index + m[0].length;
       }
@@ -320,36 +358,36 @@ function subranges(text: string, start: number, end: number, level: number, segm
       // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
       // grapheme rules to what comes after: the edges are checked like trimmed ones.
       if (segmenters.abbreviation === null) {
-        segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true));
+        segmentWindows(text, start, end, segmenters.sentence, g, (s, e) => push(s, e, true), isStopped);
       } else {
         const sentences = joinAfterAbbreviations(text, segmenters.abbreviation, (s, e) => push(s, e, true));
-        segmentWindows(text, start, end, segmenters.sentence, g, sentences.add);
+        segmentWindows(text, start, end, segmenters.sentence, g, sentences.add, isStopped);
         sentences.end();
       }
       break;
     case SPACED_WORD: {
       const run = /\S+/g;
       run.lastIndex = start;
-      for (let m = run.exec(text); m !== null && m.index < end; m = run.exec(text)) {
+      for (let m = run.exec(text); m !== null && m.index < end && !stopped; m = run.exec(text)) {
         push(m.index, Math.min(m.index + m[0].length, end), true);
       }
       break;
     }
     case WORD:
       if (end - start > LONGEST_WORD_SEGMENTED) {
-        plainWords(text, start, end, g, (s, e) => push(s, e, false));
+        plainWords(text, start, end, g, (s, e) => push(s, e, false), isStopped);
         break;
       }
-      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true));
+      segmentWindows(text, start, end, segmenters.word, g, (s, e) => push(s, e, true), isStopped);
       break;
     case CLUSTER_RUN:
       // Runs are found by measuring, in `cutSegments`: the range goes down whole.
-      out.push({ start, end });
+      visit(start, end);
       break;
     default:
-      segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false));
+      segmentWindows(text, start, end, g, g, (s, e) => push(s, e, false), isStopped);
   }
-  return out;
+  release();
 }
 
 /**
@@ -357,9 +395,9 @@ function subranges(text: string, start: number, end: number, level: number, segm
  * that `Intl.Segmenter` uses for CJK and Thai: a run of letters, digits and marks of a script written with spaces
  * is a word, and every other grapheme cluster (an ideograph, a kana, a punctuation mark, a symbol) is one alone.
  */
-function plainWords(text: string, start: number, end: number, graphemes: Intl.Segmenter, emit: (start: number, end: number) => void): void {
+function plainWords(text: string, start: number, end: number, graphemes: Intl.Segmenter, emit: (start: number, end: number) => void, stopped: () => boolean): void {
   let at = start;
-  while (at < end) {
+  while (at < end && !stopped()) {
     SPACED_SCRIPT_WORD.lastIndex = at;
     const next = Math.min(boundaryAtOrAfter(text, SPACED_SCRIPT_WORD.test(text) ? SPACED_SCRIPT_WORD.lastIndex : at + 1, graphemes), end);
     emit(at, next);

@@ -40,8 +40,10 @@ export function isGraphemeBoundary(text: string, pos: number, graphemes: Intl.Se
   if (pos <= 0 || pos >= text.length) return true;
   const before = text.charCodeAt(pos - 1);
   const after = text.charCodeAt(pos);
-  // Below U+0300 (the combining marks) no character extends, prepends or joins: only CR LF holds together.
-  if (before < 0x300 && after < 0x300) return !(before === 13 && after === 10);
+  // Below U+0300 (the combining marks) no character extends, prepends or joins: only CR LF holds together. A
+  // control character (C0, DEL, C1) breaks on both sides whatever its neighbour (rules GB4 and GB5 come before the
+  // ones that join), and junk is full of them next to U+FFFD.
+  if ((before < 0x300 && after < 0x300) || isControlCode(before) || isControlCode(after)) return !(before === 13 && after === 10);
   if (after >= 0xdc00 && after <= 0xdfff && before >= 0xd800 && before <= 0xdbff) return false;
   const previous = before >= 0xdc00 && before <= 0xdfff && pos >= 2 ? (text.codePointAt(pos - 2) as number) : before;
   if (standsAlone(previous) && standsAlone(text.codePointAt(pos) as number)) return true;
@@ -100,7 +102,8 @@ export function windowEnd(text: string, start: number, end: number, graphemes: I
 /**
  * Calls `emit(start, end)` for each segment of `text[start, end)` in order, segmenting windows of at most
  * `SEGMENT_WINDOW` units. A window that stops before `end` gives up its last segment (it may be truncated) and
- * the next window starts there; a window holding a single segment is emitted up to its cut.
+ * the next window starts there; a window holding a single segment is emitted up to its cut. Once `stopped()` is
+ * true, no further window is segmented.
  */
 export function segmentWindows(
   text: string,
@@ -109,9 +112,10 @@ export function segmentWindows(
   segmenter: Intl.Segmenter,
   graphemes: Intl.Segmenter,
   emit: (start: number, end: number, wordLike: boolean | undefined) => void,
+  stopped: () => boolean = () => false,
 ): void {
   let from = start;
-  while (from < end) {
+  while (from < end && !stopped()) {
     const to = windowEnd(text, from, end, graphemes);
     const window = text.slice(from, to);
     let pending: Intl.SegmentData | undefined;
@@ -129,6 +133,11 @@ export function segmentWindows(
       from = to;
     }
   }
+}
+
+/** A control character (general category Cc): C0 controls, DEL, C1 controls. */
+function isControlCode(c: number): boolean {
+  return c < 0x20 || (c >= 0x7f && c < 0xa0);
 }
 
 function isLowSurrogate(c: number): boolean {
