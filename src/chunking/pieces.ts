@@ -280,24 +280,35 @@ function inlineMathSpans(text: string): Span[] {
   return spans;
 }
 
-/** Moves every cut that falls inside a formula to the formula's start (or end), when the pieces still fit. */
+/**
+ * Moves every cut that falls inside a formula to the formula's start (or end), when the pieces still fit. The piece
+ * measured to tell whether it fits keeps its size; only the other one of the two is measured again.
+ */
 function avoidCutsInside(text: string, spans: readonly SizedSpan[], formulas: Span[], budget: Budget, ctx: CutContext): SizedSpan[] {
   const out = spans.map((s) => ({ ...s }));
+  // Formulas are in order and apart, so their ends rise too: the first one that ends past a cut is the one that
+  // may cross it, and the cuts only move forward.
+  let f = 0;
   for (let i = 0; i + 1 < out.length; i++) {
     const left = out[i] as { start: number; end: number; size?: number };
     const right = out[i + 1] as { start: number; end: number; size?: number };
-    const inside = formulas.find((f) => f.start < right.start && f.end > left.end) ?? formulas.find((f) => f.start < left.end && f.end > left.end);
-    if (inside === undefined) continue;
+    while (f < formulas.length && (formulas[f] as Span).end <= left.end) f++;
+    const inside = formulas[f];
+    if (inside === undefined || inside.start >= right.start) continue;
     const limit = i === 0 ? budget.first : budget.rest;
-    if (inside.start > left.start && ctx.sizer.size(text.slice(inside.start, right.end)) <= budget.rest) {
+    const rightFromFormula = inside.start > left.start ? ctx.sizer.size(text.slice(inside.start, right.end)) : Number.NaN;
+    if (rightFromFormula <= budget.rest) {
       left.end = trimEnd(text, left.start, inside.start);
       right.start = inside.start;
       delete left.size;
-      delete right.size;
-    } else if (inside.end < right.end && ctx.sizer.size(text.slice(left.start, inside.end)) <= limit) {
+      right.size = rightFromFormula;
+      continue;
+    }
+    const leftToFormulaEnd = inside.end < right.end ? ctx.sizer.size(text.slice(left.start, inside.end)) : Number.NaN;
+    if (leftToFormulaEnd <= limit) {
       left.end = inside.end;
       right.start = trimStart(text, inside.end, right.end);
-      delete left.size;
+      left.size = leftToFormulaEnd;
       delete right.size;
     }
   }
