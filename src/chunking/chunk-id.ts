@@ -9,7 +9,7 @@
  * positive of the filter gives a content seen for the first time a `-2` suffix: ids stay unique, and only that one
  * id depends on what came before it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** What an id is computed from: the fields that make up what the embedder sees. */
 export interface ChunkContent {
@@ -75,11 +75,11 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
 
   return {
     next(chunk: ChunkContent): string {
-      const digest = createHash('sha256').update(embeddedContent(chunk)).digest('hex');
+      const digest = hash('sha256', embeddedContent(chunk), 'hex');
       return formatChunkId(documentId, digest, occurrenceOf(digest));
     },
     peek(chunk: ChunkContent): string {
-      return formatChunkId(documentId, createHash('sha256').update(embeddedContent(chunk)).digest('hex'), 1);
+      return formatChunkId(documentId, hash('sha256', embeddedContent(chunk), 'hex'), 1);
     },
   };
 }
