@@ -19,8 +19,8 @@ export interface RankTable {
   rank(bytes: Uint8Array, start: number, end: number): number;
   /**
    * Rank of the two-byte token `first second`, or -1: from a table of all 65,536 pairs. Byte-pair merging looks up
-   * every adjacent pair of a piece before its first merge, and hashing each was a third of counting text whose
-   * pre-tokens are all new.
+   * every adjacent pair of a piece before its first merge, and text whose pre-tokens are all new (junk) merges
+   * nearly every piece: the table answers those lookups without hashing.
    */
   pairRank(first: number, second: number): number;
   /** Number of tokens. */
@@ -80,8 +80,7 @@ export interface PieceCache {
   set(piece: string, count: number): void;
   /**
    * The count of `text.slice(start, end)`: remembered, or `count(piece)` remembered. One hash serves every probe:
-   * text whose pre-tokens are all new (junk, random bytes) misses both generations, and hashing each piece for
-   * each probe and again to store it was a fifth of counting it.
+   * a piece that is new (most of junk's) misses both generations and is then stored, three probes of one hash.
    */
   countOf(text: string, start: number, end: number, count: (piece: string) => number): number;
 }
