@@ -219,51 +219,98 @@ export function readRanksFile(path: string): TiktokenBPE | null {
  * js-tiktoken's `encode` does, but with a heap and a linked list (n log n instead of its quadratic rebuilding).
  */
 function createPieceCounter(table: RankTable): PieceCounter {
-  const encoder = new TextEncoder();
   let bytes = new Uint8Array(4 * MAX_PIECE_LENGTH);
   return (piece) => {
     if (bytes.length < 3 * piece.length) bytes = new Uint8Array(3 * piece.length);
-    return mergeCount(bytes, utf8Into(piece, bytes, encoder), table);
+    return mergeCount(bytes, utf8Into(piece, bytes), table);
   };
 }
 
 /**
- * Writes the UTF-8 bytes of `piece` into `bytes` (at least three per unit) and returns their number. ASCII is
- * copied as it is; anything else goes through `TextEncoder`, which turns a lone surrogate into U+FFFD as
- * js-tiktoken's own encoder does.
+ * Writes the UTF-8 bytes of `piece` into `bytes` (at least three per unit) and returns their number. A lone
+ * surrogate becomes U+FFFD, as in `TextEncoder` and js-tiktoken's own encoder. Written out rather than calling
+ * `TextEncoder.encodeInto`, whose call costs more than encoding the few characters of a pre-token.
  */
-function utf8Into(piece: string, bytes: Uint8Array, encoder: InstanceType<typeof TextEncoder>): number {
+function utf8Into(piece: string, bytes: Uint8Array): number {
+  let n = 0;
   for (let i = 0; i < piece.length; i++) {
-    const unit = piece.charCodeAt(i);
-    if (unit > 0x7f) return encoder.encodeInto(piece, bytes).written;
-    bytes[i] = unit;
+    let unit = piece.charCodeAt(i);
+    if (unit < 0x80) {
+      bytes[n++] = unit;
+      continue;
+    }
+    if (unit < 0x800) {
+      bytes[n++] = 0xc0 | (unit >> 6);
+      bytes[n++] = 0x80 | (unit & 0x3f);
+      continue;
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      const low = unit <= 0xdbff && i + 1 < piece.length ? piece.charCodeAt(i + 1) : 0;
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        const cp = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        bytes[n++] = 0xf0 | (cp >> 18);
+        bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
+        bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
+        bytes[n++] = 0x80 | (cp & 0x3f);
+        i++;
+        continue;
+      }
+      unit = 0xfffd;
+    }
+    bytes[n++] = 0xe0 | (unit >> 12);
+    bytes[n++] = 0x80 | ((unit >> 6) & 0x3f);
+    bytes[n++] = 0x80 | (unit & 0x3f);
   }
-  return piece.length;
+  return n;
 }
 
 /**
- * The working arrays of `mergeCount`, kept between calls: most pre-tokens are a few bytes long, and allocating four
- * typed arrays for each was a large share of counting text whose pre-tokens are all new (junk, random bytes).
+ * The working arrays of the merges, kept between calls: most pre-tokens are a few bytes long, and allocating typed
+ * arrays for each was a large share of counting text whose pre-tokens are all new (junk, random bytes).
  */
 let work = { next: new Int32Array(64), prev: new Int32Array(64), pairRank: new Float64Array(64) };
 /** Up to this many bytes, the lowest pair is found by a scan over the parts rather than with a heap. */
 const SCANNED_MERGE = 32;
+/** The parts of a short piece (`mergeScanned`): their starts, and the rank of each merged with the next. */
+const scanned = { starts: new Int32Array(SCANNED_MERGE + 1), ranks: new Float64Array(SCANNED_MERGE) };
 
 /** Number of tokens byte-pair merging leaves of `bytes[0..n)`. */
 function mergeCount(bytes: Uint8Array, n: number, table: RankTable): number {
   if (n <= 1) return n;
   if (table.rank(bytes, 0, n) >= 0) return 1;
-  if (work.next.length < n) work = { next: new Int32Array(2 * n), prev: new Int32Array(2 * n), pairRank: new Float64Array(2 * n) };
-  // Parts are identified by their first byte; next[] links them; pairRank[i] is the rank of part i merged with
-  // the part after it (-1: none).
-  const { next, prev, pairRank } = work;
-  for (let i = 0; i < n; i++) {
-    next[i] = i + 1;
-    prev[i] = i - 1;
+  return n <= SCANNED_MERGE ? mergeScanned(bytes, n, table) : mergeWithHeap(bytes, n, table);
+}
+
+/**
+ * Byte-pair merging of a short piece: each round scans the parts for the lowest rank, the leftmost among equals,
+ * and closes the gap the merge leaves (a few dozen entries at most, in arrays that stay in the CPU's cache).
+ */
+function mergeScanned(bytes: Uint8Array, n: number, table: RankTable): number {
+  const { starts, ranks } = scanned;
+  for (let i = 0; i <= n; i++) starts[i] = i;
+  for (let i = 0; i < n - 1; i++) ranks[i] = table.pairRank(bytes[i]!, bytes[i + 1]!);
+  // Parts 0..parts-1 start at starts[k]; starts[parts] is n; ranks[k] ranks part k merged with part k + 1 (-1: none).
+  let parts = n;
+  for (;;) {
+    let best = -1;
+    let bestRank = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < parts - 1; k++) {
+      const r = ranks[k]!;
+      if (r >= 0 && r < bestRank) {
+        bestRank = r;
+        best = k;
+      }
+    }
+    if (best < 0) return parts;
+    parts--;
+    for (let k = best + 1; k < parts; k++) {
+      starts[k] = starts[k + 1]!;
+      ranks[k] = ranks[k + 1]!;
+    }
+    starts[parts] = n;
+    ranks[best] = best + 1 < parts ? table.rank(bytes, starts[best]!, starts[best + 2]!) : -1;
+    if (best > 0) ranks[best - 1] = table.rank(bytes, starts[best - 1]!, starts[best + 1]!);
   }
-  for (let i = 0; i < n - 1; i++) pairRank[i] = table.pairRank(bytes[i]!, bytes[i + 1]!);
-  pairRank[n - 1] = -1;
-  return n <= SCANNED_MERGE ? mergeScanned(bytes, n, table, next, prev, pairRank) : mergeWithHeap(bytes, n, table, next, prev, pairRank);
 }
 
 /** Merges part `i` with the part after it and ranks the pairs that changed; returns the part after the merged one. */
@@ -279,30 +326,21 @@ function mergeAt(bytes: Uint8Array, n: number, table: RankTable, i: number, next
   return k;
 }
 
-/** Byte-pair merging of a short piece: each round scans the parts for the lowest rank, the leftmost among equals. */
-function mergeScanned(bytes: Uint8Array, n: number, table: RankTable, next: Int32Array, prev: Int32Array, pairRank: Float64Array): number {
-  let parts = n;
-  for (;;) {
-    let best = -1;
-    let bestRank = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < n; i = next[i]!) {
-      const r = pairRank[i]!;
-      if (r >= 0 && r < bestRank) {
-        bestRank = r;
-        best = i;
-      }
-    }
-    if (best < 0) return parts;
-    mergeAt(bytes, n, table, best, next, prev, pairRank);
-    parts--;
-  }
-}
-
 /**
  * Byte-pair merging of a long piece with a heap (n log n instead of js-tiktoken's quadratic rebuilding). Heap
  * entries are rank * stride + part, so ties go to the leftmost part.
  */
-function mergeWithHeap(bytes: Uint8Array, n: number, table: RankTable, next: Int32Array, prev: Int32Array, pairRank: Float64Array): number {
+function mergeWithHeap(bytes: Uint8Array, n: number, table: RankTable): number {
+  if (work.next.length < n) work = { next: new Int32Array(2 * n), prev: new Int32Array(2 * n), pairRank: new Float64Array(2 * n) };
+  // Parts are identified by their first byte; next[] links them; pairRank[i] is the rank of part i merged with
+  // the part after it (-1: none).
+  const { next, prev, pairRank } = work;
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  for (let i = 0; i < n - 1; i++) pairRank[i] = table.pairRank(bytes[i]!, bytes[i + 1]!);
+  pairRank[n - 1] = -1;
   const stride = n + 1;
   const heap = createMinHeap(n);
   for (let i = 0; i < n - 1; i++) if (pairRank[i]! >= 0) heap.push(pairRank[i]! * stride + i);
