@@ -1,9 +1,8 @@
 /**
  * Builds finished `Chunk` objects from drafts, so that every strategy fills ids, counts and hashes the same way.
  */
-import { hash } from 'node:crypto';
 import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
-import { nextChunkId } from './chunk-id.js';
+import { hashText, nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
 import { isSpaceCode } from '../unicode/segment-windows.js';
 
@@ -45,14 +44,6 @@ export const EMPTY_METADATA: ChunkMetadata = Object.freeze({
   languages: Object.freeze([]),
   images: Object.freeze([]),
 });
-
-/**
- * Hex sha-256 of a text. One-shot `crypto.hash` (Node 20.12 and later) takes half the time of a `Hash` object per
- * call, and every chunk is hashed twice (its text, and its id's content): a twentieth of chunking 300,000 headings.
- */
-export function hashText(text: string): string {
-  return hash('sha256', text, 'hex');
-}
 
 /**
  * Whitespace-separated words (the runs `/\S+/g` finds): cheap, and what most users mean by "word count" for Latin

@@ -36,6 +36,14 @@ export const EXACT_LIMIT = 1 << 16;
 const FILTER_BITS = 1 << 23;
 const FILTER_PROBES = 4;
 
+/**
+ * Hex sha-256 of a text: a chunk's `hash`, and the digest its id is made from. One-shot `crypto.hash` (Node 20.12 and
+ * later) takes half the time of a `Hash` object per call, and every chunk is hashed twice.
+ */
+export function hashText(text: string): string {
+  return hash('sha256', text, 'hex');
+}
+
 /** What the embedder sees of a chunk, the text its id is derived from. */
 export function embeddedContent(chunk: ChunkContent): string {
   return chunk.embedText ?? (chunk.prefix ?? '') + chunk.text + (chunk.suffix ?? '');
@@ -75,11 +83,11 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
 
   return {
     next(chunk: ChunkContent): string {
-      const digest = hash('sha256', embeddedContent(chunk), 'hex');
+      const digest = hashText(embeddedContent(chunk));
       return formatChunkId(documentId, digest, occurrenceOf(digest));
     },
     peek(chunk: ChunkContent): string {
-      return formatChunkId(documentId, hash('sha256', embeddedContent(chunk), 'hex'), 1);
+      return formatChunkId(documentId, hashText(embeddedContent(chunk)), 1);
     },
   };
 }

@@ -265,30 +265,14 @@ function cutSegments(
       return;
     }
     // The ranges below are cut as they are found, and finding them stops once the head is `done`: the head of a
-    // long block needs its first sentences, not a segmentation of the whole block. The first range waits for the
-    // second, to tell a range the level does not cut at all.
-    let first: Span | undefined;
-    let several = false;
+    // long block needs its first sentences, not a segmentation of the whole block.
     eachSubrange(text, start, end, level + 1, segmenters, (s, e) => {
-      if (first === undefined) {
-        first = { start: s, end: e };
-        return true;
-      }
-      if (!several) {
-        several = true;
-        add(first.start, first.end, level + 1);
-        if (done) return false;
-      }
-      add(s, e, level + 1);
+      // A range as large as this one is the only one (ranges are disjoint): the level does not cut it, and its size
+      // is known not to fit. A cluster is measured again, since it is kept whatever its size.
+      const known = s === start && e === end && level + 1 !== GRAPHEME ? size : undefined;
+      add(s, e, level + 1, known);
       return !done;
     });
-    if (several || first === undefined) return;
-    if (first.start === start && first.end === end) {
-      // The size is known not to fit; a cluster is measured again, since it is kept whatever its size.
-      add(start, end, level + 1, level + 1 === GRAPHEME ? undefined : size);
-    } else {
-      add(first.start, first.end, level + 1);
-    }
   };
 
   for (const range of ranges) {

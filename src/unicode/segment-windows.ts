@@ -58,7 +58,7 @@ export function isGraphemeBoundary(text: string, pos: number, graphemes: Intl.Se
  * hundred times more, and text without spaces (CJK) asks for it at every word.
  */
 function standsAlone(cp: number): boolean {
-  if (cp < 0x300) return cp >= 0x20 && cp !== 0x7f && !(cp >= 0x80 && cp < 0xa0) && cp !== 0xad;
+  if (cp < 0x300) return !isControlCode(cp) && cp !== 0xad;
   if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xac00 && cp <= 0xd7ff)) return false;
   if ((cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) || cp === 0xff9e || cp === 0xff9f || cp === 0x0e33 || cp === 0x0eb3) return false;
   if ((cp >= 0x600 && cp <= 0x605) || cp === 0x6dd || cp === 0x70f || cp === 0x890 || cp === 0x891 || cp === 0x8e2 || cp === 0xd4e || SUPPLEMENTARY_PREPEND.has(cp)) return false;

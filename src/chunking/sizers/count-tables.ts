@@ -77,7 +77,6 @@ export function createRankTable(ranks: CompressedRanks): RankTable {
 export interface PieceCache {
   /** The count of `text.slice(start, end)`, looked up without making that string. */
   get(text: string, start: number, end: number): number | undefined;
-  set(piece: string, count: number): void;
   /**
    * The count of `text.slice(start, end)`: remembered, or `count(piece)` remembered. One hash serves every probe:
    * a piece that is new (most of junk's) misses both generations and is then stored, three probes of one hash.
@@ -124,7 +123,6 @@ export function createPieceCache(limits: PieceCacheLimits): PieceCache {
       const found = lookup(hashString(text, start, end), text, start, end);
       return found === -1 ? undefined : found;
     },
-    set: (piece, count) => store(piece, hashString(piece, 0, piece.length), count),
     countOf(text, start, end, count) {
       const hash = hashString(text, start, end);
       const found = lookup(hash, text, start, end);

@@ -216,7 +216,8 @@ export function readRanksFile(path: string): TiktokenBPE | null {
 
 /**
  * Counts one pre-token: merges the lowest-ranked adjacent pair first and the leftmost among equals, exactly as
- * js-tiktoken's `encode` does, but with a heap and a linked list (n log n instead of its quadratic rebuilding).
+ * js-tiktoken's `encode` does: a short piece by scanning its parts, a long one with a heap and a linked list (n log n
+ * instead of js-tiktoken's quadratic rebuilding).
  */
 function createPieceCounter(table: RankTable): PieceCounter {
   let bytes = new Uint8Array(4 * MAX_PIECE_LENGTH);
@@ -244,9 +245,9 @@ function utf8Into(piece: string, bytes: Uint8Array): number {
       bytes[n++] = 0x80 | (unit & 0x3f);
       continue;
     }
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      const low = unit <= 0xdbff && i + 1 < piece.length ? piece.charCodeAt(i + 1) : 0;
-      if (low >= 0xdc00 && low <= 0xdfff) {
+    if (isHighSurrogate(unit) || isLowSurrogate(unit)) {
+      const low = isHighSurrogate(unit) ? piece.charCodeAt(i + 1) : Number.NaN;
+      if (isLowSurrogate(low)) {
         const cp = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
         bytes[n++] = 0xf0 | (cp >> 18);
         bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
@@ -265,8 +266,8 @@ function utf8Into(piece: string, bytes: Uint8Array): number {
 }
 
 /**
- * The working arrays of the merges, kept between calls: most pre-tokens are a few bytes long, and allocating typed
- * arrays for each was a large share of counting text whose pre-tokens are all new (junk, random bytes).
+ * The working arrays of `mergeWithHeap`, kept between calls (those of `mergeScanned` are `scanned`): allocating
+ * typed arrays for each piece was a large share of counting text whose pre-tokens are all new (junk, random bytes).
  */
 let work = { next: new Int32Array(64), prev: new Int32Array(64), pairRank: new Float64Array(64) };
 /** Up to this many bytes, the lowest pair is found by a scan over the parts rather than with a heap. */
