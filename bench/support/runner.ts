@@ -136,13 +136,16 @@ export async function measure<T>(child: string, args: readonly string[], options
  */
 export async function bestOf<T>(runs: number, run: () => Promise<T>, seconds: (result: T) => number | undefined): Promise<T> {
   let kept: T | undefined;
-  for (let i = 0; i < Math.max(1, runs); i++) {
-    const result = await run();
-    const s = seconds(result);
-    const best = kept === undefined ? undefined : seconds(kept);
-    if (kept === undefined || (s !== undefined && (best === undefined || s < best))) kept = result;
-  }
+  for (let i = 0; i < Math.max(1, runs); i++) kept = faster(kept, await run(), seconds);
   return kept as T;
+}
+
+/** The faster of the run kept so far and `result` (see `bestOf`): `result` when nothing is kept yet. */
+export function faster<T>(kept: T | undefined, result: T, seconds: (result: T) => number | undefined): T {
+  if (kept === undefined) return result;
+  const s = seconds(result);
+  const best = seconds(kept);
+  return s !== undefined && (best === undefined || s < best) ? result : kept;
 }
 
 /** A bench script's run: its flags, its measured processes and its section of `bench/RESULTS.md`. */
