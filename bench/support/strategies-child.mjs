@@ -14,7 +14,6 @@
  * JSON line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Tiktoken } from 'js-tiktoken/lite';

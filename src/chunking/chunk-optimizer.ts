@@ -32,7 +32,7 @@ const lent = new WeakMap<Chunk, Lent>();
 
 /** Lends each chunk's draft, for an optimizer that can use it; `run` is the same object for all of a run's chunks. */
 export function lendDrafts(chunks: readonly Chunk[], drafts: readonly PackedDraft[], run: object, measure: ChunkMeasure): void {
-  chunks.forEach((chunk, i) => lent.set(chunk, { draft: drafts[i] as PackedDraft, run, measure }));
+  chunks.forEach((chunk, i) => { lent.set(chunk, { draft: drafts[i] as PackedDraft, run, measure }); });
 }
 
 /** The drafts lent with every one of `chunks` by one run, or null when any chunk is not lent or was changed since. */

@@ -38,23 +38,23 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low):
   const queue: number[] = [];
   // Each place's value is read once: the queue compares a place with later ones many times.
   const values: number[] = [];
-  const valueOf = (k: number): number => (values[k] ??= places.value(k));
+  const placeValue = (k: number): number => (values[k] ??= places.value(k));
   let head = 0;
   let best = -1;
   let bestValue = -Infinity;
   for (let k = 0; k < places.count; k++) {
     const position = places.position(k);
     if (k > 0 && !places.eligible(k)) continue;
-    const value = valueOf(k);
+    const value = placeValue(k);
     while (head < queue.length && places.position(queue[head] as number) < position - window) head++;
     if (k > 0 && position >= low) {
-      if (head === queue.length || value > valueOf(queue[head] as number)) return k;
+      if (head === queue.length || value > placeValue(queue[head] as number)) return k;
       if (value > bestValue) {
         best = k;
         bestValue = value;
       }
     }
-    while (queue.length > head && valueOf(queue[queue.length - 1] as number) <= value) queue.pop();
+    while (queue.length > head && placeValue(queue[queue.length - 1] as number) <= value) queue.pop();
     queue.push(k);
   }
   return best;

@@ -290,7 +290,7 @@ function createPendingChunk(measure: ChunkMeasure) {
     start(next: Piece[]): void {
       pieces = next;
       estimate = next.length > 0 && (next[0] as Piece).prefix !== '' ? measure.size((next[0] as Piece).prefix) : 0;
-      next.forEach((p, i) => (estimate += (i === 0 ? 0 : measure.gap(p.gapBefore)) + p.size));
+      next.forEach((p, i) => { estimate += (i === 0 ? 0 : measure.gap(p.gapBefore)) + p.size; });
     },
     /** The estimate with `piece` added. */
     estimateWith(piece: Piece): number {

@@ -581,7 +581,7 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
     if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Part).span.end } };
     const opening = out.length === 0 && tableHead !== null;
     const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
-    packed.forEach((p, i) => out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }));
+    packed.forEach((p, i) => { out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }); });
   }
   if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: tableHead === null ? frame.prefix : '' });
   // The first piece of a whole table always holds the header and delimiter rows.

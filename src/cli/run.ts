@@ -175,7 +175,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
     }
   };
 
-  const onBatch = (index: number, slot: Slot) => async (batch: FileBatch): Promise<void> => {
+  const onBatch = (slot: Slot) => async (batch: FileBatch): Promise<void> => {
     if (!ordered) {
       await untilStopped(slot.output.write(batch.lines));
       count(slot, batch);
@@ -235,7 +235,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
       changed.notify();
       const runner = pool === undefined || input.path === '-' ? inline : pool;
       running.push(
-        runner.run(input, onBatch(i, slot)).then(
+        runner.run(input, onBatch(slot)).then(
           async (result) => {
             inFlight--;
             if (ordered) slot.result = result;

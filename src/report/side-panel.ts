@@ -92,6 +92,6 @@ function chunkList(view: ReportView, open: boolean): string {
 /** Writes the side panel for the views of a report. */
 export function renderSidePanel(views: readonly ReportView[], outline: readonly OutlineEntry[], out: string[]): void {
   out.push('<aside id="side">', infoBox(), summary(views), outlineSection(outline));
-  views.forEach((v, i) => out.push(chunkList(v, i === 0)));
+  views.forEach((v, i) => { out.push(chunkList(v, i === 0)); });
   out.push('</aside>');
 }

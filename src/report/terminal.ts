@@ -196,7 +196,7 @@ export function renderTerminal(chunks: readonly Chunk[], documentText: string, s
     out.push(lineStart(out));
     const c = item.chunk;
     const alarm = isAboveMax(c, options.maxSize) || isHeadingOnly(c) || isUndersized(c, options.minSize);
-    out.push(paint(color, alarm ? STYLE.alarm : BAND[item.position % 2], header(item, layout.chunks[item.position - 1], options)), '\n');
+    out.push(paint(color, alarm ? STYLE.alarm : BAND[item.position % 2]!, header(item, layout.chunks[item.position - 1], options)), '\n');
     pieces(item.pieces.slice(lead), documentText, color, out);
   }
   out.push(lineStart(out));
@@ -227,7 +227,7 @@ export function renderTerminalComparison(runs: readonly TerminalRun[], documentT
   const out: string[] = [paint(color, STYLE.title, sanitizeTerminal(`${title} · ${runs.length} settings compared`)), ''];
   prepared.forEach(({ run, figures }, i) => {
     const phrases = settingsPhrases(run.settings, figures.repeatedShare).join(' · ');
-    out.push(`  ${paint(color, BAND[i % 2], tags[i] as string)}  ${sanitizeTerminal(run.label || 'defaults')}: ${sanitizeTerminal(phrases)}`);
+    out.push(`  ${paint(color, BAND[i % 2]!, tags[i] as string)}  ${sanitizeTerminal(run.label || 'defaults')}: ${sanitizeTerminal(phrases)}`);
   });
   out.push('', paint(color, STYLE.title, 'Statistics'));
   out.push(...figureTable(prepared.map((p) => figureRows(p.figures, p.run.settings.unit ?? 'tokens')), color, tags));

@@ -61,7 +61,7 @@ export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'start',
 /** Turns the position keys of `metadata` into non-enumerable properties, in place. */
 export function hidePositions<T extends object>(metadata: T): T {
   for (const key of POSITION_KEYS) {
-    if (Object.prototype.hasOwnProperty.call(metadata, key)) {
+    if (Object.hasOwn(metadata, key)) {
       Object.defineProperty(metadata, key, { enumerable: false, value: (metadata as Record<string, unknown>)[key], writable: true, configurable: true });
     }
   }

@@ -72,8 +72,8 @@ describe('chunkText', () => {
     const { chunks } = chunkText(`Intro.\n\n\`\`\`python title="x.py"\n${body}\n\`\`\`\n`, { maxSize: 100 });
     const code = chunks.filter((c) => c.metadata.hasCode);
     expect(code.length).toBeGreaterThan(2);
-    code.slice(1).forEach((c) => expect(c.prefix).toBe('```python title="x.py"\n'));
-    code.slice(0, -1).forEach((c) => expect(c.suffix).toBe('\n```'));
+    code.slice(1).forEach((c) => { expect(c.prefix).toBe('```python title="x.py"\n'); });
+    code.slice(0, -1).forEach((c) => { expect(c.suffix).toBe('\n```'); });
     expect(code.at(-1)!.suffix).toBe('');
     for (const c of code) expect(c.metadata.languages).toEqual(['python']);
   });

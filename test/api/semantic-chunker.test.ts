@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ChunkError,
+  type ChunkError,
   ChunkOptimizer,
   DefaultHeadingTracker,
   HeadingTracker,

@@ -42,7 +42,7 @@ describe('chunk ids', () => {
         expect(new Set(got).size).toBe(got.length);
         // Below the limit nothing changes; past it only the repeat suffixes may.
         const reference = referenceChunkIds('d', chunks.map((c) => ({ ...c, embedText: undefined })));
-        got.forEach((id, i) => expect(id.replace(/-\d+$/, '')).toBe(reference[i]!.replace(/-\d+$/, '')));
+        got.forEach((id, i) => { expect(id.replace(/-\d+$/, '')).toBe(reference[i]!.replace(/-\d+$/, '')); });
       }),
       fcParams(100),
     );

@@ -23,7 +23,7 @@ function corpusDocuments(): { name: string; text: string }[] {
       docs.push({ name: file, text });
       continue;
     }
-    (JSON.parse(text) as { markdown: string }[]).forEach((example, i) => docs.push({ name: `${basename(file)}#${i}`, text: example.markdown }));
+    (JSON.parse(text) as { markdown: string }[]).forEach((example, i) => { docs.push({ name: `${basename(file)}#${i}`, text: example.markdown }); });
   }
   return docs;
 }

@@ -48,7 +48,7 @@ function corpusDocuments(): [string, string][] {
   for (const file of corpusFiles('', ['.md', '.markdown', '.txt'])) docs.push([file, readFileSync(file, 'utf8')]);
   for (const file of corpusFiles('md/marked-specs', ['.json'])) {
     const examples = JSON.parse(readFileSync(file, 'utf8')) as { markdown: string }[];
-    examples.forEach((e, i) => docs.push([`${file}#${i}`, e.markdown]));
+    examples.forEach((e, i) => { docs.push([`${file}#${i}`, e.markdown]); });
   }
   return docs;
 }

@@ -32,7 +32,7 @@ function pageOfOffsets(doc: PdfDocument): Uint16Array {
   const pages = new Uint16Array(doc.text.length);
   for (const b of doc.blocks) {
     pages.fill(b.page as number, b.start, b.end);
-    (b.pageBreaks ?? []).forEach((at, i) => pages.fill((b.page as number) + i + 1, at, b.end));
+    (b.pageBreaks ?? []).forEach((at, i) => { pages.fill((b.page as number) + i + 1, at, b.end); });
   }
   return pages;
 }

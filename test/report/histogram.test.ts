@@ -34,7 +34,7 @@ describe('renderHistogram', () => {
     expect(tiny.height).toBeGreaterThanOrEqual(3);
     expect(all.filter((b) => b.n === 0).every((b) => b.height === 0)).toBe(true);
     // Bins tile the axis: each starts where the last ended.
-    all.forEach((b, i) => expect(b.lo).toBe(i === 0 ? 0 : all[i - 1]!.hi + 1));
+    all.forEach((b, i) => { expect(b.lo).toBe(i === 0 ? 0 : all[i - 1]!.hi + 1); });
     expect(svg).toMatch(/<rect class="bar under"/);
     expect(svg).toContain('>min 48</text>');
   });

@@ -98,7 +98,7 @@ describe.skipIf(!HAS_BROWSER)('the report in chromium, as a reader uses it', () 
         const isProblem = (k: number) => Object.values(KINDS).some((is) => is(view.chunks[k]!, view));
         if (screen.touch) await press(v.page, screen, '[data-act="next-problem"]');
         else await v.page.keyboard.press('n');
-        const lonelyAll = view.chunks.map((c, k) => k).filter((k) => KINDS.lonely!(view.chunks[k]!, view));
+        const lonelyAll = view.chunks.map((_chunk, k) => k).filter((k) => KINDS.lonely!(view.chunks[k]!, view));
         expect(await litChunk(v.page)).toBe(lonelyAll[1]);
         if (screen.touch) await press(v.page, screen, '[data-act="prev-problem"]');
         else await v.page.keyboard.press('p');
@@ -220,7 +220,7 @@ describe.skipIf(!HAS_BROWSER)('the report in chromium, as a reader uses it', () 
             const children = [...doc.children].filter((el) => el.matches('.band, .shared, .gap'));
             const textOf = (el: Element): string => {
               const copy = el.cloneNode(true) as Element;
-              copy.querySelectorAll('.page, .add').forEach((n) => n.remove());
+              copy.querySelectorAll('.page, .add').forEach((n) => { n.remove(); });
               return copy.textContent ?? '';
             };
             const bands = children.filter((el) => el.classList.contains('band'));

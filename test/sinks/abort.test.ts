@@ -28,7 +28,7 @@ describe('AbortSignal in parse(), chunk() and chunkFile()', () => {
 
   it('chunk({ signal }) ends the pipeline with an AbortError', async () => {
     const controller = new AbortController();
-    const run = pipeline(Readable.from([bigMarkdown()]), parse(), chunk({ signal: controller.signal }), async function (source: AsyncIterable<unknown>) {
+    const run = pipeline(Readable.from([bigMarkdown()]), parse(), chunk({ signal: controller.signal }), async (source: AsyncIterable<unknown>) => {
       for await (const _c of source) controller.abort();
     });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
@@ -45,7 +45,7 @@ describe('AbortSignal in parse(), chunk() and chunkFile()', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'chunkstream-abort-')), 'long.pdf');
     writeFileSync(path, longPdf(12));
     const controller = new AbortController();
-    const run = pipeline(createReadStream(path), parse({ signal: controller.signal }), async function (source: AsyncIterable<unknown>) {
+    const run = pipeline(createReadStream(path), parse({ signal: controller.signal }), async (source: AsyncIterable<unknown>) => {
       for await (const _b of source) controller.abort();
     });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });

@@ -58,7 +58,7 @@ export class KeyedMemoryVectorStore extends VectorStore {
   }
   async addVectors(vectors: number[][], documents: DocumentInterface[], options?: { ids?: string[] }): Promise<string[]> {
     const ids = options?.ids ?? documents.map((d, i) => d.id ?? `auto-${this.records.size + i}`);
-    ids.forEach((id, i) => this.records.set(id, { vector: vectors[i] as number[], doc: new Document(documents[i] as DocumentInterface) }));
+    ids.forEach((id, i) => { this.records.set(id, { vector: vectors[i] as number[], doc: new Document(documents[i] as DocumentInterface) }); });
     return ids;
   }
   override async delete(params?: { ids?: string[] }): Promise<void> {
@@ -82,7 +82,7 @@ export class InMemoryRecordManager extends RecordManager {
   async update(keys: string[], options: UpdateOptions = {}): Promise<void> {
     const now = await this.getTime();
     if (options.timeAtLeast !== undefined && now < options.timeAtLeast) throw new Error('time went backwards');
-    keys.forEach((key, i) => this.records.set(key, { updatedAt: now, groupId: options.groupIds?.[i] ?? null }));
+    keys.forEach((key, i) => { this.records.set(key, { updatedAt: now, groupId: options.groupIds?.[i] ?? null }); });
   }
   async exists(keys: string[]): Promise<boolean[]> {
     return keys.map((k) => this.records.has(k));

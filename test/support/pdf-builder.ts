@@ -121,7 +121,7 @@ export function figureAt(x: number, y: number, width: number, height: number, la
     `${x + 10} ${y + 10} m ${x + width / 3} ${y + height} ${x + (2 * width) / 3} ${y} ${x + width - 10} ${y + height - 10} c S`,
     `${x + width / 2} ${y + height / 2} m ${x + width / 2 + 20} ${y + height / 2 + 20} l S`,
   ];
-  labels.forEach((label, i) => ops.push(textAt(x + 12 + (i % 2) * (width / 2), y + height - 20 - Math.floor(i / 2) * 18, label, size, 'F5')));
+  labels.forEach((label, i) => { ops.push(textAt(x + 12 + (i % 2) * (width / 2), y + height - 20 - Math.floor(i / 2) * 18, label, size, 'F5')); });
   return ops.join('\n');
 }
 
@@ -481,7 +481,7 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
     }
     for (const row of element.table) {
       room(leading);
-      row.forEach((cell, c) => put(columnLeft() + c * cellWidth, cell, body - 1, 'F1'));
+      row.forEach((cell, c) => { put(columnLeft() + c * cellWidth, cell, body - 1, 'F1'); });
       y -= leading;
     }
     y -= leading;
@@ -491,7 +491,7 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
     if (options.header) furniture.push(textAt(LEFT, 752, options.header(i + 1), 9, 'F1'));
     if (options.footer) furniture.push(textAt(LEFT + WIDTH / 2 - 10, 40, options.footer(i + 1), 9, 'F1'));
     // Footnotes stand above the footer, below the text, the first one lowest but one.
-    (notes[i] ?? []).forEach((note, k, all) => furniture.push(textAt(LEFT, 56 + (all.length - 1 - k) * 10, note, 8, 'F4')));
+    (notes[i] ?? []).forEach((note, k, all) => { furniture.push(textAt(LEFT, 56 + (all.length - 1 - k) * 10, note, 8, 'F4')); });
     return { content: [...furniture, ...content].join('\n'), ...(images.has(i) ? { image: true } : {}) };
   });
 }

@@ -39,7 +39,7 @@ export const store = {
   async upsert({ indexName, vectors, metadata = [], ids }) {
     report.calls.push({ method: 'upsert', indexName, count: vectors.length, ids, metadata });
     const index = indexes.get(indexName);
-    vectors.forEach((v, i) => index.set(ids[i], { vector: v, metadata: metadata[i] }));
+    vectors.forEach((v, i) => { index.set(ids[i], { vector: v, metadata: metadata[i] }); });
     return ids;
   },
   async query({ indexName, queryVector, topK = 10 }) {

@@ -316,7 +316,6 @@ const DASH_BREAK = /^ {0,3}(?:-[ \t]*){3,}\r?\n?$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?\n?$/;
 const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\n?$/;
 const TOP_LEVEL_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
-const QUOTE_LINE = /^ {0,3}>/;
 
 /**
  * What the scan knows at a line start: the multi-line constructs a blank line does not end (front matter, fenced
@@ -501,13 +500,6 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
 
 /** First characters (after up to three spaces) of the lines that may be markup the scan tracks. */
 const SPECIAL_FIRST = new Set([35, 42, 95, 45, 43, 62, 124, 58, 61, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57]);
-
-/** Code of the first character after up to three spaces (NaN for an empty line). */
-function firstNonSpace(line: string): number {
-  let i = 0;
-  while (i < 3 && line.charCodeAt(i) === 32) i++;
-  return line.charCodeAt(i);
-}
 
 /** Opens and closes front matter, fences and HTML blocks as `line` requires. */
 function trackConstructs(s: ScanState, text: string, start: number, end: number): void {

@@ -199,7 +199,7 @@ class Scanner {
     while (start < text.length) {
       if (lf < start) lf = indexOrEnd(text, '\n', start);
       if (cr < start) cr = indexOrEnd(text, '\r', start);
-      const end = lf < cr ? lf : cr;
+      const end = Math.min(lf , cr);
       let next = end;
       if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
       this.lineStarts.push(start);
@@ -290,7 +290,7 @@ class Scanner {
         const toTab = 4 - (this.column % 4);
         if (columns) {
           this.partialTab = toTab > count;
-          const cols = toTab > count ? count : toTab;
+          const cols = Math.min(toTab , count);
           this.column += cols;
           if (!this.partialTab) this.offset++;
           count -= cols;

@@ -10,7 +10,7 @@
  * where these can differ and parses just those again, with inline constructs, in one small document.
  */
 import type { Heading, Nodes, Parent, Root, RootContent, List, Table } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { toString as plainText } from 'mdast-util-to-string';
 import type { Block, BlockFeatures, BlockKind, ListItemSpan, Span } from '../../types.js';
 import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
@@ -179,7 +179,7 @@ const MARKUP_BESIDES_CODE = /[\\*_[\]<>&!~$]/;
  */
 function plainTitle(node: Heading, source: string): string | null {
   let text: string;
-  if (node.children.length > 0) text = toString(node);
+  if (node.children.length > 0) text = plainText(node);
   else {
     const own = source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
     if (ATX_OPENING.test(own)) return '';
@@ -334,7 +334,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   if (features !== undefined) Object.assign(base, { features });
   switch (node.type) {
     case 'heading':
-      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node, batch.text) ?? toString(node).trim()) : toString(inline).trim() };
+      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim() };
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
       return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };

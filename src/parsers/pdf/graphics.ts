@@ -275,7 +275,6 @@ export function looksTabular(items: readonly PdfTextItem[]): boolean {
     const row = rows.get(key) as PdfTextItem[];
     const cells: { left: number; right: number; text: string }[] = [];
     row.sort((a, b) => a.x - b.x);
-    {
       for (const item of row) {
         const last = cells[cells.length - 1];
         if (last !== undefined && item.x - last.right <= 1.5 * item.fontSize) {
@@ -283,7 +282,6 @@ export function looksTabular(items: readonly PdfTextItem[]): boolean {
           last.text += item.str;
         } else cells.push({ left: item.x, right: item.x + item.width, text: item.str });
       }
-    }
     const worded = cells.filter((c) => alphanumerics(c.text, 2) >= 2).length;
     if (cells.length < 3 || worded < 2) {
       if (cells.some((c) => c.right - c.left > prose)) run = 0;

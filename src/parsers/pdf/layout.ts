@@ -249,7 +249,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
           // The next item may follow after a small gap (lists with spacing), in the same column.
           const prev = lines[k - 1] as PdfLine;
           if (lineMarker(start) !== marker || start.region !== prev.region || headingAt(k, false) !== null) break;
-          if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - (items[0]?.[0] as PdfLine).x) > 2 * start.fontSize) break;
+          if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - items[0]![0]!.x) > 2 * start.fontSize) break;
         }
         const item = [withBullet(start)];
         const hang = itemTextX(start);

@@ -59,7 +59,7 @@ export function pageDirection(items: readonly PdfTextItem[]): QuarterTurn {
   for (const item of items) {
     const angle = (((item.angle ?? 0) % 360) + 360) % 360;
     const quarter = Math.round(angle / 90) % 4;
-    if (Math.abs(angle - quarter * 90) <= LEVEL || (quarter === 0 && angle >= 360 - LEVEL)) chars[quarter] += item.str.length;
+    if (Math.abs(angle - quarter * 90) <= LEVEL || (quarter === 0 && angle >= 360 - LEVEL)) chars[quarter]! += item.str.length;
   }
   let best = 0;
   for (let q = 1; q < 4; q++) if ((chars[q] as number) > (chars[best] as number)) best = q;

@@ -132,7 +132,9 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   const rows: string[][] = [];
   for (let r = first; r <= last; r++) rows.push(...splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join));
   const filled = new Set<number>();
-  for (const row of rows) row.forEach((text, k) => text !== '' && filled.add(k));
+  for (const row of rows) row.forEach((text, k) => {
+    if (text !== '') filled.add(k);
+  });
   if (filled.size < 2 || rows.length < 2 || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
   const used = new Set<number>();
   for (const [index, r] of owner) if (r >= first && r <= last) used.add(index);
@@ -173,7 +175,9 @@ function splitRow(cells: readonly PdfTextItem[][], gridRow: readonly number[], j
 function spreadGroupLabels(lines: PdfLine[][], gridRow: readonly number[]): PdfLine[][] {
   const out = lines.map((cell) => [...cell]);
   const spans = new Map<number, number[]>();
-  gridRow.forEach((cell, k) => cell >= 0 && (spans.get(cell) ?? spans.set(cell, []).get(cell)!).push(k));
+  gridRow.forEach((cell, k) => {
+    if (cell >= 0) (spans.get(cell) ?? spans.set(cell, []).get(cell)!).push(k);
+  });
   for (const columns of spans.values()) {
     if (columns.length < 2) continue;
     let top = -Infinity;

@@ -1,8 +1,4 @@
-/**
- * The queue subcommands of the built binary: usage errors, help, `status` output, Ctrl-C on a worker (once:
- * finish the job; twice: hand it back), `--exit-when-drained` and `--stats-json`.
- */
-import { spawn } from 'node:child_process';
+
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -133,9 +133,9 @@ describe('chunk job processor', () => {
   });
 
   it('fails malformed job data for good, with ERR_INVALID_INPUT, and never writes outside its folder', async () => {
-    const escape = await rejection(processor()(jobFor({ source: 'x', output: '../escape.jsonl', path: join(ROOT, 'samples/guide.md') })));
-    expect(escape).toBeInstanceOf(UnrecoverableError);
-    expect(escape.message).toMatch(/^ERR_INVALID_INPUT Invalid job data: output must be/);
+    const escaped = await rejection(processor()(jobFor({ source: 'x', output: '../escape.jsonl', path: join(ROOT, 'samples/guide.md') })));
+    expect(escaped).toBeInstanceOf(UnrecoverableError);
+    expect(escaped.message).toMatch(/^ERR_INVALID_INPUT Invalid job data: output must be/);
     expect(existsSync(join(dir, 'escape.jsonl'))).toBe(false);
     const junk = await rejection(processor()({ id: '2', data: 'not an object' }));
     expect(junk.message).toMatch(/^ERR_INVALID_INPUT /);

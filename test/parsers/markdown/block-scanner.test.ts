@@ -188,7 +188,7 @@ describeCorpus('scanOutline on the corpus', () => {
     const docs: { name: string; text: string }[] = [];
     for (const file of corpusFiles('', ['.md', '.txt'])) docs.push({ name: file, text: readFileSync(file, 'utf8') });
     for (const file of corpusFiles('md/marked-specs', ['.json'])) {
-      (JSON.parse(readFileSync(file, 'utf8')) as { markdown: string }[]).forEach((example, i) => docs.push({ name: `${basename(file)}#${i}`, text: example.markdown }));
+      (JSON.parse(readFileSync(file, 'utf8')) as { markdown: string }[]).forEach((example, i) => { docs.push({ name: `${basename(file)}#${i}`, text: example.markdown }); });
     }
     expect(docs.length).toBeGreaterThan(0);
     let scanned = 0;

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { type ParseOptions } from '../../../src/config.js';
+import type { ParseOptions } from '../../../src/config.js';
 import { isChunkError } from '../../../src/errors.js';
 import { parsePdf } from '../../../src/parsers/pdf/reader.js';
 import { MAX_PAGE_ITEMS } from '../../../src/parsers/pdf/sandbox-messages.js';

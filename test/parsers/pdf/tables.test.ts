@@ -10,8 +10,8 @@ function grid(xs: number[], ys: number[], wobble = 0): PdfRule[] {
   const rules: PdfRule[] = [];
   const top = ys[0] as number;
   const bottom = ys[ys.length - 1] as number;
-  xs.forEach((x, i) => rules.push({ x0: x + (i % 2) * wobble, y0: bottom, x1: x + (i % 2) * wobble, y1: top }));
-  ys.forEach((y, i) => rules.push({ x0: xs[0] as number, y0: y - (i % 2) * wobble, x1: xs[xs.length - 1] as number, y1: y - (i % 2) * wobble }));
+  xs.forEach((x, i) => { rules.push({ x0: x + (i % 2) * wobble, y0: bottom, x1: x + (i % 2) * wobble, y1: top }); });
+  ys.forEach((y, i) => { rules.push({ x0: xs[0] as number, y0: y - (i % 2) * wobble, x1: xs[xs.length - 1] as number, y1: y - (i % 2) * wobble }); });
   return rules;
 }
 
