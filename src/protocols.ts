@@ -5,7 +5,6 @@
 import type { ChunkConfig } from './config.js';
 import type { Chunk, Source, Span } from './types.js';
 import { ChunkError } from './errors.js';
-import { isOneGrapheme } from './unicode/segmenters.js';
 
 /** Measures text in some unit (characters, words, tokens). Must be additive-ish and non-negative. */
 export interface SizerProtocol {
@@ -23,17 +22,24 @@ export type Sizer = SizerProtocol;
 export type SizerLike = Sizer | ((text: string) => number);
 
 /**
- * Cuts an oversized text into spans (`{ start, end }` into `text`): in order, disjoint, each measuring at most
- * `maxSize`, with only whitespace between them. The chunker checks every span an injected splitter returns and
- * throws `ERR_PROTOCOL` for one that breaks these rules, rather than lose text or exceed the limit.
+ * Cuts an oversized text into pieces, each measuring at most `maxSize`, in order, with only whitespace between
+ * them. A piece is a span `{ start, end }` into `text`, or the text of that span as a string (`text.slice(start,
+ * end)`, as a splitter written for the design's `split(text, max_size) -> list[str]` returns it): the chunker finds
+ * each string again at its exact offsets. It checks every piece an injected splitter returns and throws
+ * `ERR_PROTOCOL` naming one that is not the next piece of the text, rather than lose or repeat text; a piece above
+ * `maxSize` is cut again by the built-in splitter (counted in the statistics' warnings).
  */
 export interface TextSplitterProtocol {
-  split(text: string, maxSize: number, targetSize?: number): Span[];
+  split(text: string, maxSize: number, targetSize?: number): readonly (Span | string)[];
 }
 /** The `TextSplitterProtocol`, by the name the chunker's parts had first. */
 export type TextSplitter = TextSplitterProtocol;
-/** A `TextSplitter` or a plain `(text, maxSize, targetSize?) => Span[]`. */
-export type TextSplitterLike = TextSplitter | ((text: string, maxSize: number, targetSize?: number) => Span[]);
+/** A `TextSplitter` or a plain `(text, maxSize, targetSize?) => pieces` function. */
+export type TextSplitterLike = TextSplitter | ((text: string, maxSize: number, targetSize?: number) => readonly (Span | string)[]);
+/** A splitter the chunker can trust: spans only, each checked (the built-in one, or an injected one behind the check). */
+export interface SpanSplitter {
+  split(text: string, maxSize: number, targetSize?: number): Span[];
+}
 
 /** Keeps the heading stack: lower level = higher in the hierarchy. */
 export interface HeadingTrackerProtocol {
@@ -85,47 +91,6 @@ export function sizeUpTo(sizer: Sizer, text: string, limit: number): number {
 export function toTextSplitter(splitter: TextSplitterLike): TextSplitter {
   if (typeof splitter === 'function') return { split: splitter };
   return splitter;
-}
-
-/**
- * Wraps an injected splitter so that the chunker can trust its spans: each must be `{ start, end }` with integer
- * offsets, `0 <= start < end <= text.length`, after the previous span, measuring at most `maxSize` with `sizer`
- * (or be one grapheme cluster, which cannot be cut), and only whitespace may fall outside the spans. A span that
- * breaks a rule throws `ERR_PROTOCOL` naming it: the chunker would otherwise lose text, repeat it, or exceed the
- * limit without a word.
- */
-export function toCheckedTextSplitter(splitter: TextSplitterLike, sizer: Sizer): TextSplitter {
-  const inner = toTextSplitter(splitter);
-  if (inner === null || typeof inner !== 'object' || typeof inner.split !== 'function') {
-    throw new ChunkError('ERR_PROTOCOL', 'textSplitter must be a function or an object with a split(text, maxSize) method');
-  }
-  return {
-    split(text: string, maxSize: number, targetSize?: number): Span[] {
-      const spans: unknown = targetSize === undefined ? inner.split(text, maxSize) : inner.split(text, maxSize, targetSize);
-      checkSpans(spans, text, maxSize, sizer);
-      return spans;
-    },
-  };
-}
-
-function checkSpans(spans: unknown, text: string, maxSize: number, sizer: Sizer): asserts spans is Span[] {
-  const broken = (rule: string): ChunkError => new ChunkError('ERR_PROTOCOL', `textSplitter ${rule}`);
-  if (!Array.isArray(spans)) throw broken(`must return an array of { start, end } spans, got ${String(spans)}`);
-  let previousEnd = 0;
-  spans.forEach((span: unknown, i) => {
-    const { start, end } = (span ?? {}) as Partial<Span>;
-    if (!Number.isInteger(start) || !Number.isInteger(end)) throw broken(`returned span ${i} without integer start and end`);
-    const s = start as number;
-    const e = end as number;
-    if (s < previousEnd || e <= s || e > text.length) {
-      throw broken(`returned span ${i} [${s}, ${e}) out of order, empty or outside the text (after ${previousEnd}, length ${text.length})`);
-    }
-    if (/\S/.test(text.slice(previousEnd, s))) throw broken(`left text out before span ${i}: ${JSON.stringify(text.slice(previousEnd, s).slice(0, 40))}`);
-    const size = sizer.size(text.slice(s, e));
-    if (size > maxSize && !isOneGrapheme(text.slice(s, e))) throw broken(`returned span ${i} measuring ${size}, above the ${maxSize} asked for`);
-    previousEnd = e;
-  });
-  if (/\S/.test(text.slice(previousEnd))) throw broken(`left text out after its last span: ${JSON.stringify(text.slice(previousEnd).slice(0, 40))}`);
 }
 
 /** Wraps a `ChunkOptimizerLike` into a `ChunkOptimizer`. */

@@ -8,7 +8,7 @@
  * builds the default one.
  */
 import { normalizeOptions, type ChunkConfig, type ChunkOptions, type SizeUnit, type TokenEncoding } from '../config.js';
-import { toSizer, type ChunkOptimizerProtocol, type HeadingTrackerProtocol, type SizerLike, type TextSplitterProtocol } from '../protocols.js';
+import { toSizer, type ChunkOptimizerProtocol, type HeadingTrackerProtocol, type SizerLike, type SpanSplitter, type TextSplitterProtocol } from '../protocols.js';
 import type { Chunk, Span } from '../types.js';
 import { createChunkListOptimizer, type ChunkListOptimizer } from '../chunking/chunk-optimizer.js';
 import { DefaultHeadingTracker } from '../chunking/heading-tracker.js';
@@ -48,9 +48,12 @@ export interface TextSplitterOptions {
 
 /** The constructor of `TextSplitter`. */
 export interface TextSplitterConstructor {
-  new (options?: TextSplitterOptions): TextSplitterProtocol;
-  readonly prototype: TextSplitterProtocol;
+  new (options?: TextSplitterOptions): TextSplitterInstance;
+  readonly prototype: TextSplitterInstance;
 }
+
+/** What `new TextSplitter()` gives: the protocol's `split`, answering with spans `{ start, end }`. */
+export interface TextSplitterInstance extends SpanSplitter {}
 
 /** What each `TextSplitter` measures in, for the chunker to check it against its own unit. */
 const splitterUnits = new WeakMap<object, string>();
@@ -79,8 +82,8 @@ export function splitterUnitMismatch(splitter: unknown, config: ChunkConfig): st
  * const pieces = splitter.split(text, 700).map(({ start, end }) => text.slice(start, end));
  * ```
  */
-export const TextSplitter: TextSplitterConstructor = class TextSplitter implements TextSplitterProtocol {
-  readonly #splitter: TextSplitterProtocol;
+export const TextSplitter: TextSplitterConstructor = class TextSplitter implements TextSplitterInstance, TextSplitterProtocol {
+  readonly #splitter: SpanSplitter;
 
   constructor(options: TextSplitterOptions = {}) {
     const { sizer, abbreviations, ...unit } = options;

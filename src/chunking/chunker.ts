@@ -5,16 +5,16 @@
  */
 import { invalidOption, type ChunkConfig } from '../config.js';
 import { ChunkError } from '../errors.js';
+import { toCheckedTextSplitter } from '../checked-splitter.js';
 import {
   toOptimizer,
   toSizer,
-  toCheckedTextSplitter,
   type ChunkOptimizer,
   type ChunkOptimizerLike,
   type HeadingTracker,
   type Sizer,
   type SizerLike,
-  type TextSplitter,
+  type SpanSplitter,
   type TextSplitterLike,
 } from '../protocols.js';
 import type { Block, Chunk, ChunkStatistics } from '../types.js';
@@ -49,7 +49,9 @@ export interface ChunkDeps {
 /** The resolved parts of a chunker. */
 export interface ResolvedDeps {
   readonly sizer: Sizer;
-  readonly splitter: TextSplitter;
+  readonly splitter: SpanSplitter;
+  /** What the parts had to make good, for the statistics (an injected splitter's pieces cut again). */
+  readonly warnings: () => readonly string[];
   readonly tracker: HeadingTracker;
   readonly measure: ChunkMeasure;
   /** The default optimizer works on drafts; an injected one gets chunks (`ChunkOptimizer`). */
@@ -62,15 +64,26 @@ export const OPTIMIZER_WINDOW = 64;
 /** Fills in the default parts for what the user did not inject. */
 export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
   const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
-  // An injected splitter's spans are checked: a wrong one would lose text or break the limit without a word.
-  const splitter = deps.textSplitter === undefined ? createTextSplitter({ sizer, locale: config.locale }) : toCheckedTextSplitter(deps.textSplitter, sizer);
+  const builtIn = () => createTextSplitter({ sizer, locale: config.locale });
+  // An injected splitter's answers are checked: a wrong one would lose text or break the limit without a word.
+  const checked = deps.textSplitter === undefined ? undefined : toCheckedTextSplitter(deps.textSplitter, sizer, lazily(builtIn));
   const measure = createChunkMeasure(config, sizer);
   return {
     sizer,
-    splitter,
+    splitter: checked ?? builtIn(),
+    warnings: () => checked?.warnings() ?? [],
     tracker: headingTrackerOf(deps) ?? new DefaultHeadingTracker(),
     measure,
     optimizer: deps.optimizer === undefined ? { drafts: createDefaultOptimizer(measure) } : { chunks: toOptimizer(deps.optimizer) },
+  };
+}
+
+/** `make`, called once, on first use. */
+function lazily<T>(make: () => T): () => T {
+  const made: { value?: T } = {};
+  return () => {
+    if (!('value' in made)) made.value = make();
+    return made.value as T;
   };
 }
 
@@ -108,7 +121,7 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
     end: () => core.end(),
     statistics() {
       const statistics = core.statistics();
-      const noted = warnings.list();
+      const noted = [...warnings.list(), ...deps.warnings()];
       return noted.length === 0 ? statistics : { ...statistics, warnings: [...statistics.warnings, ...noted] };
     },
   };

@@ -11,7 +11,7 @@
  */
 import type { ChunkConfig } from '../config.js';
 import type { Core } from '../core.js';
-import { sizeUpTo, type Sizer, type TextSplitter } from '../protocols.js';
+import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import type { Block, HeadingContext } from '../types.js';
 import type { ChunkMeasure } from './chunk-measure.js';
 import { buildDraft, type PackedDraft } from './draft.js';
@@ -24,7 +24,7 @@ import { cutBlock, framedWholePiece, recutPiece, wholePiece, type CutContext, ty
 /** The parts a packer is built from. */
 export interface PackerDeps {
   readonly sizer: Sizer;
-  readonly splitter: TextSplitter;
+  readonly splitter: SpanSplitter;
   readonly measure: ChunkMeasure;
 }
 

@@ -3,7 +3,7 @@
  * cut along its own structure (table rows, code lines, list items) or, failing that, by the TextSplitter. A piece
  * may carry text added for the embedder (`prefix`, `suffix`) that is never part of the source slice.
  */
-import type { Sizer, TextSplitter } from '../protocols.js';
+import type { Sizer, SpanSplitter } from '../protocols.js';
 import { isProse } from './draft.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
 import { textHash } from '../unicode/text-hash.js';
@@ -60,7 +60,7 @@ export interface CutContext {
   readonly sizer: Sizer;
   /** The run's cached measure (gaps between units are looked up, not measured again). */
   readonly measure: Measure;
-  readonly splitter: TextSplitter;
+  readonly splitter: SpanSplitter;
   readonly preserveCode: boolean;
   readonly preserveTables: boolean;
 }

@@ -15,7 +15,7 @@
  */
 import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
-import { sizeUpTo, type Sizer, type TextSplitter } from '../protocols.js';
+import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
 import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
@@ -127,7 +127,7 @@ export interface SizedSpan extends Span {
 }
 
 /** The TextSplitter built in, which can also give the sizes of the spans it measured, and the first span alone. */
-export interface HeadTextSplitter extends TextSplitter {
+export interface HeadTextSplitter extends SpanSplitter {
   /** The spans of `split`, each with its size as measured: the chunker need not measure them again. */
   splitSized(text: string, maxSize: number, targetSize?: number): SizedSpan[];
   /**
@@ -138,7 +138,7 @@ export interface HeadTextSplitter extends TextSplitter {
 }
 
 /** True for a splitter that gives its spans' sizes and the head of a split alone (the built-in one). */
-export function isHeadTextSplitter(splitter: TextSplitter): splitter is HeadTextSplitter {
+export function isHeadTextSplitter(splitter: SpanSplitter): splitter is HeadTextSplitter {
   const methods = splitter as Partial<HeadTextSplitter>;
   return typeof methods.splitHead === 'function' && typeof methods.splitSized === 'function';
 }

@@ -236,9 +236,8 @@ describe("an injected sizer's optional sizeUpTo", () => {
 describe('an injected splitter that breaks its protocol is refused with ERR_PROTOCOL, naming what it did', () => {
   const markdown = `# T\n\n${'word '.repeat(400)}`;
   const cases: [string, (text: string) => unknown, RegExp][] = [
-    ['a span above maxSize', (t) => [{ start: 0, end: t.length }], /span 0 measuring \d+, above/],
     ['a span outside the text', (t) => [{ start: 0, end: t.length + 50 }], /outside the text/],
-    ['text left out', () => [{ start: 0, end: 10 }], /left text out after its last span/],
+    ['text left out', () => [{ start: 0, end: 10 }], /left text out after its last piece/],
     ['overlapping spans', (t) => [{ start: 0, end: 100 }, { start: 50, end: t.length }], /span 1 \[50, \d+\) out of order/],
     ['no array', () => 42, /must return an array/],
     ['offsets that are not integers', () => [{ start: 0.5, end: 3 }], /without integer start and end/],
@@ -250,6 +249,13 @@ describe('an injected splitter that breaks its protocol is refused with ERR_PROT
       expect(run).toThrow(expect.objectContaining({ code: 'ERR_PROTOCOL' }));
     });
   }
+
+  it('but a span above maxSize is cut again by the built-in splitter, and the statistics say so', () => {
+    const { chunks, statistics } = chunkText(markdown, { unit: 'chars', maxSize: 200 }, { textSplitter: (t: string) => [{ start: 0, end: t.length }] });
+    expect(chunks.every((c) => c.size <= 200)).toBe(true);
+    expect(chunks.map((c) => c.text).join(' ').split(/\s+/)).toEqual(['#', 'T', ...'word '.repeat(400).trim().split(' ')]);
+    expect(statistics.warnings).toEqual([expect.stringMatching(/^textSplitter returned \d+ pieces? above maxSize, cut again by the built-in TextSplitter$/)]);
+  });
 
   it('while a splitter that keeps the rules (one cluster above the limit included) is trusted', () => {
     const family = '👨‍👩‍👧‍👦';
