@@ -78,12 +78,18 @@ function isMissingBullmq(error: unknown): boolean {
   return (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && /['"]bullmq['"]/.test(e.message ?? '');
 }
 
-/** Loads `chunkstream/queue`; throws `ERR_MISSING_DEPENDENCY` with the install line when `bullmq` is not installed. */
+/**
+ * Loads `chunkstream/queue`; throws `ERR_MISSING_DEPENDENCY` with the install line when `bullmq`, or the `ioredis`
+ * that BullMQ 6 connects with, is not installed.
+ */
 export async function loadQueueModule(): Promise<typeof import('../integrations/queue/index.js')> {
+  let queueModule: typeof import('../integrations/queue/index.js');
   try {
-    return await import('../integrations/queue/index.js');
+    queueModule = await import('../integrations/queue/index.js');
   } catch (error) {
     if (!isMissingBullmq(error)) throw error;
-    throw new ChunkError('ERR_MISSING_DEPENDENCY', 'The queue commands need the bullmq package, an optional peer dependency of chunkstream: npm install bullmq', { cause: error });
+    throw new ChunkError('ERR_MISSING_DEPENDENCY', 'The queue commands need the bullmq and ioredis packages, optional peer dependencies of chunkstream: npm install bullmq ioredis', { cause: error });
   }
+  (await import('../integrations/queue/connection.js')).requireIoredis();
+  return queueModule;
 }

@@ -9,7 +9,7 @@ import { normalizeStatusOptions, type QueueStatusOptions } from './options.js';
 
 /** Job counts by state. */
 export interface QueueCounts {
-  /** Waiting to be taken (paused and prioritized jobs included). */
+  /** Waiting to be taken (prioritized jobs, and since BullMQ 6 those of a paused queue, included). */
   readonly waiting: number;
   readonly active: number;
   /** Waiting for a retry after a failed attempt. */
@@ -46,7 +46,7 @@ export async function getQueueStatus(options: QueueStatusOptions = {}): Promise<
   try {
     const c = await queue.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed', 'completed', 'failed');
     const counts: QueueCounts = {
-      waiting: (c.waiting ?? 0) + (c.paused ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
+      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
       active: c.active ?? 0,
       delayed: c.delayed ?? 0,
       completed: c.completed ?? 0,

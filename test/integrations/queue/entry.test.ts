@@ -4,7 +4,7 @@
  * a machine that never installed the optional peer dependency.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,12 +59,30 @@ describe('the queue entry point', () => {
     for (const args of [['worker', '--out-dir', join(dir, 'out')], ['status'], ['enqueue', 'samples/guide.md']]) {
       const queue = node([BIN, ...args]);
       expect(queue.status, args.join(' ')).toBe(1);
-      expect(queue.stderr).toContain(`chunkstream ${args[0]}: ERR_MISSING_DEPENDENCY The queue commands need the bullmq package`);
+      expect(queue.stderr).toContain(`chunkstream ${args[0]}: ERR_MISSING_DEPENDENCY The queue commands need the bullmq and ioredis packages`);
     }
     // A usage error is found before bullmq is needed.
     const usage = node([BIN, 'worker', '--concurrency', '0', '--out-dir', 'x']);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('ERR_INVALID_OPTION Invalid option concurrency: must be an integer between 1 and 1024, got 0');
+  });
+
+  it('says that ioredis is missing where bullmq 6 is installed without it, instead of failing to reach Redis', () => {
+    // BullMQ 6 require()s ioredis from its own folder, past any ESM hook: the project is rebuilt here from links to
+    // every installed package but ioredis, and node keeps the links' paths (--preserve-symlinks) when it resolves.
+    const project = join(dir, 'no-ioredis');
+    mkdirSync(join(project, 'node_modules/chunkstream'), { recursive: true });
+    for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+      if (name !== 'ioredis') symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name));
+    }
+    for (const name of ['package.json', 'dist']) symlinkSync(join(ROOT, name), join(project, 'node_modules/chunkstream', name));
+    const bin = join(project, 'node_modules/chunkstream/dist/cli/main.js');
+    const run = (args: string[]) => spawnSync(process.execPath, ['--preserve-symlinks', '--preserve-symlinks-main', ...args], { cwd: project, encoding: 'utf8' });
+    const worker = run([bin, 'worker', '--out-dir', join(dir, 'out'), '--redis', 'redis://127.0.0.1:1']);
+    expect(worker.status).toBe(1);
+    expect(worker.stderr).toContain('chunkstream worker: ERR_MISSING_DEPENDENCY chunkstream/queue connects to Redis through ioredis, an optional peer dependency of bullmq 6: npm install ioredis');
+    const library = run(['--input-type=module', '-e', "const { getQueueStatus } = await import('chunkstream/queue'); await getQueueStatus({ redis: 'redis://127.0.0.1:1' }).catch((e) => console.log(e.code))"]);
+    expect(library.stdout.trim()).toBe('ERR_MISSING_DEPENDENCY');
   });
 
   it('is exported as chunkstream/queue, with exactly these names', () => {
