@@ -185,13 +185,33 @@ function mergeRows(run: readonly PdfLine[]): PdfLine[] {
       row.push(next);
       j++;
     }
-    // A right-to-left row reads from its rightmost fragment.
-    const rtl = row.filter((l) => l.rtl === true).length * 2 > row.length;
+    const rtl = readsRightToLeft(row);
     row.sort((a, b) => (rtl ? b.right - a.right : a.x - b.x));
     out.push(...(rtl ? joinRowRtl(row) : joinRow(row)));
     i = j;
   }
   return out;
+}
+
+/** Letters of a script that has a direction (digits, punctuation and spaces have none of their own). */
+const STRONG_LETTER = /\p{L}/gu;
+
+/**
+ * True when a row reads from its rightmost fragment: most of its letters are in right-to-left fragments. Letters are
+ * counted, not fragments, because a number in a right-to-left line (`2-5` before an Arabic section title) is a
+ * left-to-right fragment of its own that would otherwise outvote the title; digits take the direction of the text
+ * around them (Unicode's bidirectional algorithm counts them as weak), so they do not count.
+ */
+export function readsRightToLeft(row: readonly PdfLine[]): boolean {
+  if (!row.some((l) => l.rtl === true)) return false;
+  let rtl = 0;
+  let ltr = 0;
+  for (const l of row) {
+    const letters = l.text.match(STRONG_LETTER)?.length ?? 0;
+    if (l.rtl === true) rtl += letters;
+    else ltr += letters;
+  }
+  return rtl > ltr;
 }
 
 /** Characters of `major`'s font in two joined fragments. */

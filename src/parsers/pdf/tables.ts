@@ -94,6 +94,9 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   const box = table.box;
   const sizes = new Map<number, number>();
   let placed = 0;
+  /** Characters placed, and those of right-to-left runs: a right-to-left table's first column is its rightmost. */
+  let chars = 0;
+  let rtlChars = 0;
   let misfit = 0;
   let cutWords = 0;
   items.forEach((item, index) => {
@@ -107,6 +110,8 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
     owner.set(index, at[0]);
     if (item.str.trim() === '') return;
     placed++;
+    chars += item.str.length;
+    if (item.rtl === true) rtlChars += item.str.length;
     // A run is cut only where it crosses into another cell: inside a cell spanning columns it stays whole.
     const cell = table.cells[(table.grid[at[0]] as readonly number[])[at[1]] as number] as PdfBox;
     const spill = item.x < cell.x0 - 1 || item.x + item.width > cell.x1 + 1;
@@ -131,20 +136,30 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   while (last >= first && spansAll(last)) last--;
   const rows: string[][] = [];
   for (let r = first; r <= last; r++) rows.push(...splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join));
-  const filled = new Set<number>();
-  for (const row of rows) row.forEach((text, k) => {
-    if (text !== '') filled.add(k);
-  });
-  if (filled.size < 2 || rows.length < 2 || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
+  if (!holdsRecords(rows) || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
   const used = new Set<number>();
   for (const [index, r] of owner) if (r >= first && r <= last) used.add(index);
   let fontSize = 0;
   let most = -1;
   for (const [size, n] of sizes) if (n > most) [fontSize, most] = [size, n];
-  const trimmed = dropEmptyColumns(rows);
+  const trimmed = dropEmptyColumns(2 * rtlChars > chars ? rows.map((r) => r.reverse()) : rows);
   const top = table.rows[first] as number;
   const bottom = table.rows[last + 1] as number;
   return { grid: { box: { ...box, y0: bottom, y1: top }, rows: trimmed, headerRows: headerRowCount(trimmed), fontSize }, used };
+}
+
+/**
+ * True when a grid's rows read as records: two rows at least, one of which (a header at the least) holds two filled
+ * cells or more. A grid whose text sits one cell per row is a frame drawn around a page's parts (a letterhead's logo
+ * box beside its title box, form fields), and its text is read as the page's text.
+ */
+function holdsRecords(rows: readonly (readonly string[])[]): boolean {
+  if (rows.length < 2) return false;
+  return rows.some((row) => {
+    let filled = 0;
+    for (const text of row) if (text !== '') filled++;
+    return filled >= 2;
+  });
 }
 
 /** The lines of one ruled row's cells, as one row or as the rows their shared baselines make. */
@@ -204,10 +219,21 @@ function nearestIndex(values: readonly number[], y: number): number {
   return best;
 }
 
-/** A cell's level runs as lines, top to bottom. */
+/**
+ * A cell's level runs as lines, top to bottom; on one baseline from the left, or from the right when most of the
+ * cell's characters are right-to-left text (whose runs must reach `buildLines` in reading order to join).
+ */
 function cellLines(items: readonly PdfTextItem[]): PdfLine[] {
-  const level = items.filter((i) => (i.angle ?? 0) === 0).sort((a, b) => b.y - a.y || a.x - b.x);
-  return buildLines(level).sort((a, b) => b.y - a.y || a.x - b.x);
+  const level = items.filter((i) => (i.angle ?? 0) === 0);
+  let rtl = 0;
+  let all = 0;
+  for (const i of level) {
+    all += i.str.length;
+    if (i.rtl === true) rtl += i.str.length;
+  }
+  const across = 2 * rtl > all ? (a: { x: number; right: number }, b: { x: number; right: number }) => b.right - a.right : (a: { x: number }, b: { x: number }) => a.x - b.x;
+  level.sort((a, b) => b.y - a.y || across({ x: a.x, right: a.x + a.width }, { x: b.x, right: b.x + b.width }));
+  return buildLines(level).sort((a, b) => b.y - a.y || across(a, b));
 }
 
 /** Leading rows that are a header: those above the first row that is mostly figures (at most three). */

@@ -41,6 +41,16 @@ describe('orderLines', () => {
     expect(ordered[0]?.cells).toBe(2);
   });
 
+  it('reads a right-to-left line from its rightmost fragment, a section number before its title', () => {
+    // `2-5 استاندارد کالا` as drawn: the number, a left-to-right run, stands right of the title.
+    const number = line('2-5', 457, 700, { fontSize: 15 });
+    const title = line('استاندارد کالا', 377, 700, { fontSize: 15, rtl: true, right: 446 });
+    expect(orderLines([title, number]).map((l) => l.text)).toEqual(['2-5 استاندارد کالا']);
+    // A Latin line with a short Arabic word still reads from the left.
+    const latin = [line('The word', 50, 600), line('كلمة', 100, 600, { rtl: true }), line('means word', 130, 600)];
+    expect(orderLines(latin).map((l) => l.text)).toEqual(['The word كلمة means word']);
+  });
+
   it('finds no gutter in a table of narrow cells', () => {
     const rows: PdfLine[] = [];
     for (let r = 0; r < 10; r++) for (let c = 0; c < 4; c++) rows.push(line(`c${r}${c}`, 50 + c * 120, 700 - r * 12));

@@ -73,11 +73,10 @@ describeCorpus('PDF headings against reference conversions', () => {
     console.table(scores.map((s) => ({ file: s.file, reference: s.reference, found: s.found, precision: s.precision.toFixed(2), recall: s.recall.toFixed(2), F1: s.f1.toFixed(2) })));
   });
 
-  it('finds the headings of the references, F1 0.85 or more, except where the text layer itself is wrong', () => {
-    // right_to_left_01.pdf: its font maps the lam-alef ligature to its two letters in reverse order, so its heading
-    // reads 'اإلنتاجية' for 'الإنتاجية' in any text-layer reader (pdf.js gives the same with normalization off).
-    const judged = scores.filter((s) => s.file !== 'right_to_left_01.pdf');
-    expect(judged.filter((s) => s.f1 < 0.85).map((s) => `${s.file}: F1 ${s.f1.toFixed(2)}`)).toEqual([]);
+  it('finds the headings of the references, F1 0.85 or more on every file', () => {
+    // right_to_left_01.pdf's font maps the lam-alef ligature to its two letters in reverse order; the reader spells
+    // such words back from their glyphs (ligatures.ts), so it is judged like the others.
+    expect(scores.filter((s) => s.f1 < 0.85).map((s) => `${s.file}: F1 ${s.f1.toFixed(2)}`)).toEqual([]);
   });
 
   itWithCorpusFile('pdf-layout/docling/2305.03393v1-pg9.pdf')('2305.03393v1-pg9.pdf: its numbered section headings, and its results table as a table', async () => {

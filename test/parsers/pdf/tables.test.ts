@@ -74,6 +74,30 @@ describe('fillRuledTable', () => {
     expect(fillRuledTable(table!, prose, join).grid).toBeNull();
   });
 
+  it('reads a grid whose text sits one cell per row as a frame, not a table', () => {
+    // A letterhead: a title box beside a logo box, the company name under the logo.
+    const [table] = findRuledTables(grid([100, 300, 500], [500, 480, 460, 440]));
+    const frame = [item('Prospectus of admission', 105, 485), item('Commodity Exchange', 305, 445)];
+    expect(fillRuledTable(table!, frame, join).grid).toBeNull();
+  });
+
+  it('reads the cells of a right-to-left table from the right, each cell\'s runs from its rightmost', () => {
+    const [table] = findRuledTables(grid([100, 300, 500], [500, 480, 460]));
+    // pdf.js gives each run in reading order; a cell's runs are laid from right to left.
+    const rtl = { rtl: true };
+    const items = [
+      item('نام', 470, 485, rtl),
+      item('مقدار', 220, 485, rtl),
+      item('شمشه و', 250, 465, rtl),
+      item('شمشال', 222, 465, rtl),
+      item('استاندارد', 440, 465, rtl),
+    ];
+    expect(fillRuledTable(table!, items, join).grid?.rows).toEqual([
+      ['نام', 'مقدار'],
+      ['استاندارد', 'شمشه و شمشال'],
+    ]);
+  });
+
   it('escapes pipes in cells', () => {
     expect(pipeCell('a | b\\c')).toBe('a \\| b\\\\c');
     expect(pipeRow(['x', 'y'])).toBe('| x | y |');
