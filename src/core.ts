@@ -37,3 +37,21 @@ export function pipeCores<A, B, C>(first: Core<A, B>, second: Core<B, C>): Core<
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) target.push(items[i] as T);
 }
+
+/**
+ * What a stage core gives back from one call: the outputs ready now, or outputs that come later, one at a time
+ * (the pages of a PDF read in a sandbox, batches parsed on a worker pool). `toTransform` pushes the first at once
+ * and waits for its consumer between the items of the second.
+ */
+export type StageOutput<Out> = readonly Out[] | AsyncIterable<Out>;
+
+/**
+ * A core whose outputs may come asynchronously: the shape of a stage that reads through a worker pool, a
+ * sandbox or a temporary file. A synchronous {@link Core} is one too.
+ */
+export interface StageCore<In, Out> {
+  write(item: In): StageOutput<Out>;
+  end(): StageOutput<Out>;
+  /** Frees what the core holds (threads, a temporary file) when its stream is destroyed before the end. */
+  close?(): void;
+}

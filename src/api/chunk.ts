@@ -2,17 +2,14 @@
  * The synchronous and promise APIs: `chunkText` for one string, `chunkFile` for one file. Both run the same cores
  * as the stream stages, so they give the same chunks.
  */
-import { readFile } from 'node:fs/promises';
-import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
+import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
-import { readTurns } from '../parsers/transcript/turns.js';
-import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
-import { ChunkError } from '../errors.js';
+import { ChunkError, toChunkError } from '../errors.js';
 import { optionScope } from '../options.js';
 import { detectFileFormat } from '../parsers/detect.js';
+import { defaultStrategyOf, formatEntry, type ReadDocument } from '../parsers/formats.js';
 import { parseMarkdown } from '../parsers/markdown/parse.js';
-import { parseText } from '../parsers/text/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
@@ -27,7 +24,7 @@ export type ChunkFileOptions = ChunkTextOptions & Pick<ParseOptions, 'format' | 
 export interface ChunkFileResult extends ChunkingResult {
   /** The decoded document (Markdown without its BOM; for a PDF, the extracted text). */
   readonly text: string;
-  readonly format: Exclude<InputFormat, 'auto'>;
+  readonly format: DocumentFormat;
 }
 
 /**
@@ -73,20 +70,30 @@ export function chunkText(markdown: string | Uint8Array, options?: ChunkTextOpti
 
 /** Chunks a parsed PDF; the statistics tell its pages, whether it needs OCR, and its warnings. */
 export function chunkPdfDocument(document: PdfDocument, options?: ChunkOptions, deps?: ChunkDeps): ChunkFileResult {
-  const result = chunkBlocksWith(normalizeOptions(options), document.blocks, deps, 'pdf');
-  const statistics = {
-    ...result.statistics,
-    documents: 1,
-    pages: document.pages,
-    ...(document.needsOcr ? { needsOcr: true } : {}),
-    warnings: [...result.statistics.warnings, ...document.warnings],
-  };
-  return { ...result, statistics, text: document.text, format: 'pdf' };
+  return chunkReadDocument(document, 'pdf', options ?? {}, deps);
 }
 
 /** The format asked for, else the file's own: from its extension, then from its first bytes. */
-async function formatOf(path: string, requested: InputFormat): Promise<Exclude<InputFormat, 'auto'>> {
+async function formatOf(path: string, requested: InputFormat): Promise<DocumentFormat> {
   return requested === 'auto' ? detectFileFormat(path) : requested;
+}
+
+/**
+ * Chunks a document read whole (`FormatEntry.readDocument`) as `chunkFile` does: with the format's default
+ * strategy unless the options name one, the reader's pages, OCR flag and warnings in the statistics.
+ */
+export function chunkReadDocument(document: ReadDocument, format: DocumentFormat, options: ChunkOptions, deps?: ChunkDeps): ChunkFileResult {
+  const strategy = defaultStrategyOf(format);
+  const config = normalizeOptions(strategy === undefined ? options : { strategy, ...options });
+  const result = chunkBlocksWith(config, document.blocks, deps, format);
+  const statistics = {
+    ...result.statistics,
+    documents: 1,
+    ...(document.pages !== undefined ? { pages: document.pages } : {}),
+    ...(document.needsOcr === true ? { needsOcr: true } : {}),
+    warnings: [...result.statistics.warnings, ...(document.warnings ?? [])],
+  };
+  return { ...result, statistics, text: document.text, format };
 }
 
 /**
@@ -100,42 +107,28 @@ export async function chunkFile(path: string, options?: ChunkFileOptions, deps?:
   if (signal?.aborted) throw abortError(signal);
   const withOrigin: ChunkOptions = { documentId: path, origin: path, ...chunkOptions };
   normalizeOptions(withOrigin);
-  let format: Exclude<InputFormat, 'auto'>;
+  let document: ReadDocument;
+  let format: DocumentFormat;
   try {
     format = await formatOf(path, parseConfig.format);
+    document = await formatEntry(format).readDocument(path, parseConfig);
   } catch (error) {
     throw readError(path, error);
   }
-  if (format === 'pdf') {
-    const { parsePdf } = await import('../parsers/pdf/reader.js');
-    return chunkPdfDocument(await parsePdf(path, { ...parseOptions, format: 'pdf' }), withOrigin, deps);
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw readError(path, error);
-  }
-  // The Markdown chunking below is synchronous: an abort during the read is honoured here, before it starts.
+  // The chunking below is synchronous: an abort during the read is honoured here, before it starts.
   if (signal?.aborted) throw abortError(signal);
-  // Decoded once; the document text is part of the result, so the parse runs on it directly.
-  const decoder = createUtf8Decoder({ fatal: parseConfig.fatal });
-  const text = decoder.write(bytes) + decoder.end();
-  if (format === 'transcript') {
-    // A transcript is chunked in turn windows unless another strategy is asked for.
-    const result = chunkBlocksWith(normalizeOptions({ strategy: 'turns', ...withOrigin }), readTurns(text), undefined, format);
-    return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
-  }
-  if (format === 'text') {
-    const result = chunkBlocksWith(normalizeOptions(withOrigin), parseText(text, { maxBufferBytes: parseConfig.maxBufferBytes }), deps, format);
-    return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
-  }
-  const result = chunkText(text, { ...withOrigin, batchSize: parseConfig.batchSize, maxBatchSize: parseConfig.maxBatchSize, strict: parseConfig.strict }, deps);
-  return { ...result, statistics: { ...result.statistics, documents: 1 }, text, format };
+  return chunkReadDocument(document, format, withOrigin, deps);
 }
 
 function readError(path: string, error: unknown): Error {
   if (error instanceof ChunkError) return error;
+  // Only the file system's errors (ENOENT, EACCES, EISDIR) say the file could not be read.
+  if (!isSystemError(error)) return toChunkError(error);
   const e = error as NodeJS.ErrnoException;
   return new ChunkError('ERR_READ', `Cannot read ${path}: ${e.code ?? ''} ${e.message}`.trim(), { source: path, cause: error });
+}
+
+function isSystemError(error: unknown): boolean {
+  const e = error as NodeJS.ErrnoException | undefined;
+  return typeof e?.syscall === 'string' || (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code));
 }

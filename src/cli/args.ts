@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../config.js';
+import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../config.js';
 import { ChunkError } from '../errors.js';
 import type { FileFormat } from '../files/inputs.js';
 import type { FileParseOptions } from '../files/process-file.js';
 import { CLI_PARSE_KEYS, HELP_GROUPS, OPTION_TABLE, type FlagSpec, type OptionKey, type OptionScope } from '../options.js';
+import { isDocumentFormat } from '../parsers/formats.js';
 
 
 /** Everything a chunking run needs, validated. */
@@ -197,8 +198,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   normalizeParseOptions(parseOptions as FileParseOptions);
 
   const format = run.format;
-  if (format !== undefined && !['markdown', 'pdf', 'transcript', 'text'].includes(format as string)) {
-    throw invalidOption('format', "must be one of 'markdown', 'pdf', 'transcript', 'text'", format);
+  if (format !== undefined && !isDocumentFormat(format)) {
+    throw invalidOption('format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format);
   }
   const jobs = run.jobs === undefined ? DEFAULT_JOBS : typeof run.jobs === 'string' ? numberOrRaw(run.jobs) : run.jobs;
   if (typeof jobs !== 'number' || !Number.isInteger(jobs) || jobs < 1 || jobs > 256) {

@@ -3,24 +3,21 @@
  * document and shows where the boundaries fall, as a self-contained HTML report or in the terminal; with
  * `--compare`, two settings of the same document side by side.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkBlocks, chunkFile, chunkPdfDocument } from '../api/chunk.js';
-import { invalidOption, normalizeOptions, type ChunkConfig, type ChunkOptions } from '../config.js';
+import { chunkReadDocument } from '../api/chunk.js';
+import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat } from '../config.js';
 import { ChunkError, isChunkError } from '../errors.js';
 import type { FlagSpec } from '../options.js';
 import { detectFileFormat } from '../parsers/detect.js';
-import { parseMarkdown } from '../parsers/markdown/parse.js';
-import { parsePdf } from '../parsers/pdf/reader.js';
-import { parseText } from '../parsers/text/parse.js';
-import { createUtf8Decoder } from '../parsers/utf8-decoder.js';
+import { formatEntry, type ReadDocument } from '../parsers/formats.js';
 import { renderComparison, renderReport } from '../report/html.js';
 import { pageMarks, type PageMark } from '../report/layout.js';
 import { headingMarks, type HeadingMark } from '../report/outline.js';
 import type { ReportSettings } from '../report/settings.js';
 import { renderTerminal, renderTerminalComparison } from '../report/terminal.js';
-import type { ChunkingResult } from '../types.js';
+import type { Block, ChunkingResult } from '../types.js';
 import { helpLines, OPTIONS, optionsFromFlags, parseArgsOptions, withMarkers } from './args.js';
 
 /** Where `runInspect` writes, and whether standard output is a terminal. */
@@ -119,41 +116,22 @@ function readError(path: string, error: unknown): ChunkError {
  * chunker. A transcript goes through `chunkFile` as it is.
  */
 async function readSource(args: InspectArgs): Promise<Source> {
-  let format;
+  let format: DocumentFormat;
+  let document: ReadDocument;
   try {
     format = await detectFileFormat(args.file);
+    document = await formatEntry(format).readDocument(args.file, normalizeParseOptions(args.password === undefined ? {} : { password: args.password }));
   } catch (error) {
-    throw readError(args.file, error);
+    throw isChunkError(error) ? error : readError(args.file, error);
   }
-  if (format === 'pdf') {
-    const document = await parsePdf(args.file, args.password === undefined ? {} : { password: args.password });
-    return {
-      text: document.text,
-      pages: pageMarks(document.blocks),
-      headings: headingMarks(document.blocks),
-      chunk: async (options) => chunkPdfDocument(document, options),
-    };
-  }
-  if (format === 'transcript') {
-    const first = await chunkFile(args.file, args.chunkOptions);
-    return { text: first.text, chunk: async (options) => chunkFile(args.file, options) };
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(args.file);
-  } catch (error) {
-    throw readError(args.file, error);
-  }
-  const decoder = createUtf8Decoder();
-  const text = decoder.write(bytes) + decoder.end();
-  const blocks = format === 'text' ? parseText(text) : parseMarkdown(text);
+  // Read once, chunked with one setting or several.
+  const read: ReadDocument = { ...document, blocks: [...document.blocks] };
+  const blocks = read.blocks as Block[];
   return {
-    text,
+    text: read.text,
+    ...(read.pages !== undefined ? { pages: pageMarks(blocks) } : {}),
     headings: headingMarks(blocks),
-    chunk: async (options) => {
-      const result = chunkBlocks(blocks, options);
-      return { ...result, statistics: { ...result.statistics, documents: 1 } };
-    },
+    chunk: async (options) => chunkReadDocument(read, format, options),
   };
 }
 

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { detectInputFormat } from '../parsers/detect.js';
+import { isDocumentFormat } from '../parsers/formats.js';
 import type { DocumentFormat } from '../config.js';
 
 /** A format a run can force on every input. */
@@ -77,7 +78,7 @@ export async function expandInputs(inputs: readonly string[], forced: FileFormat
       missing.push({ source: path, code: 'ERR_READ', message: (error as Error).message });
       return;
     }
-    if (format === 'markdown' || format === 'pdf' || format === 'transcript' || format === 'text') files.push({ path, source: path, format, bytes });
+    if (isDocumentFormat(format)) files.push({ path, source: path, format, bytes });
     else skipped.push(folder === undefined ? { source: path, reason: format } : { source: path, reason: format, folder });
   };
 

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { normalizeOptions, type ChunkOptions } from '../config.js';
 import { createStatisticsAccumulator } from '../chunking/statistics.js';
 import { chunk } from '../stream/chunk.js';
+import { defaultStrategyOf } from '../parsers/formats.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk, ChunkStatistics } from '../types.js';
 import type { InputFile } from './inputs.js';
@@ -102,8 +103,8 @@ export async function processFile(
   const started = performance.now();
   // Inside a CLI worker the file pool already uses every core; a parse pool of its own would oversubscribe them.
   const parseStage = parse({ ...config.parseOptions, format: input.format, workers: 0, signal });
-  // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
-  const strategy = config.chunkOptions.strategy ?? (input.format === 'transcript' ? 'turns' : undefined);
+  // As in chunkFile(), a format's default strategy (turn windows for a conversation) unless another is asked for.
+  const strategy = config.chunkOptions.strategy ?? defaultStrategyOf(input.format);
   const chunkOptions = { ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal };
   const chunkStage = chunk(chunkOptions);
   // Figures of the chunks written (on a failure, fewer than the stage produced), with the stage's own accumulator.

@@ -8,6 +8,7 @@ import type { ChunkDeps } from '../chunking/chunker.js';
 import { invalidOption, normalizeOptions, type ChunkOptions, type InputFormat, type ParseOptions } from '../config.js';
 import { toChunkError } from '../errors.js';
 import { formatFromExtension } from '../parsers/detect.js';
+import { defaultStrategyOf } from '../parsers/formats.js';
 import { parseText } from '../parsers/text/parse.js';
 import type { PositionMode } from '../sinks/documents.js';
 import { chunk } from '../stream/chunk.js';
@@ -92,8 +93,8 @@ export async function* chunkFileStream(path: string, config: AdapterConfig, pars
     ...parseOptions,
     format,
   });
-  // As in chunkFile(), a conversation is chunked in turn windows unless another strategy is asked for.
-  const strategy = chunkOptions.strategy ?? (format === 'transcript' ? 'turns' : undefined);
+  // As in chunkFile(), a format's default strategy (turn windows for a conversation) unless another is asked for.
+  const strategy = chunkOptions.strategy ?? defaultStrategyOf(format);
   const chunkStage = chunk({ ...(chunkOptions as ChunkOptions), ...(strategy ? { strategy } : {}), documentId: path, origin: path }, config.deps);
   const input = createReadStream(path);
   input.on('error', (error) => parseStage.destroy(toChunkError(error, 'ERR_READ', { source: path })));

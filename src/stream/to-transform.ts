@@ -1,9 +1,11 @@
 /**
- * The one adapter from a synchronous core to a Node `Transform`: errors go to the callback (never thrown from
- * `_transform`), `flush` pushes what `end()` returns, and an abort signal ends the stream with an `AbortError`.
+ * The one adapter from a core to a Node `Transform`: errors go to the callback (never thrown from `_transform`),
+ * `flush` pushes what `end()` returns, and an abort signal ends the stream with an `AbortError`. Outputs that come
+ * later (a `StageCore`'s async iterables) are pushed one at a time, each after the consumer has read the one
+ * before when the readable side is full, so a reader never runs ahead of its consumer.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Core } from '../core.js';
+import type { StageCore, StageOutput } from '../core.js';
 import { toChunkError } from '../errors.js';
 
 /** Options of `toTransform`. */
@@ -16,34 +18,78 @@ export interface ToTransformOptions {
   signal?: AbortSignal;
 }
 
-/** Wraps a core into a `Transform` stream. */
-export function toTransform<In, Out>(core: Core<In, Out>, options: ToTransformOptions = {}): Transform {
-  const transform = new Transform({
-    writableObjectMode: options.writableObjectMode ?? true,
-    readableObjectMode: options.readableObjectMode ?? true,
-    transform(item: In, _encoding: BufferEncoding, callback: TransformCallback) {
-      let out: Out[];
-      try {
-        out = core.write(item);
-      } catch (error) {
-        callback(toChunkError(error));
-        return;
-      }
-      for (const o of out) this.push(o);
+/** A `Transform` over a core. */
+class CoreTransform<In, Out> extends Transform {
+  readonly #core: StageCore<In, Out>;
+  /** Resolves the wait of an output pushed into a full readable side, once the consumer reads. */
+  #wake: (() => void) | null = null;
+
+  constructor(core: StageCore<In, Out>, options: ToTransformOptions) {
+    super({ writableObjectMode: options.writableObjectMode ?? true, readableObjectMode: options.readableObjectMode ?? true });
+    this.#core = core;
+  }
+
+  override _transform(item: In, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.#deliver(() => this.#core.write(item), callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.#deliver(() => this.#core.end(), callback);
+  }
+
+  override _read(size: number): void {
+    super._read(size);
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    try {
+      this.#core.close?.();
+    } finally {
+      this.#wake?.();
+      callback(error);
+    }
+  }
+
+  /** Pushes what `produce` gives, then calls `callback` (with the error, as a `ChunkError`, when it fails). */
+  #deliver(produce: () => StageOutput<Out>, callback: TransformCallback): void {
+    let out: StageOutput<Out>;
+    try {
+      out = produce();
+    } catch (error) {
+      callback(toChunkError(error));
+      return;
+    }
+    if (isArray(out)) {
+      for (let i = 0; i < out.length; i++) this.push(out[i]);
       callback();
-    },
-    flush(callback: TransformCallback) {
-      let out: Out[];
-      try {
-        out = core.end();
-      } catch (error) {
-        callback(toChunkError(error));
-        return;
-      }
-      for (const o of out) this.push(o);
-      callback();
-    },
-  });
+      return;
+    }
+    this.#pushLater(out).then(
+      () => callback(),
+      (error: unknown) => callback(toChunkError(error)),
+    );
+  }
+
+  /** Pushes the items of `out` as they come, waiting for the consumer whenever the readable side is full. */
+  async #pushLater(out: AsyncIterable<Out>): Promise<void> {
+    for await (const item of out) {
+      // Leaving the loop closes the iterator, which frees what the reader holds (a sandbox, a temporary file).
+      if (this.destroyed) return;
+      if (!this.push(item)) await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+}
+
+function isArray<Out>(out: StageOutput<Out>): out is readonly Out[] {
+  return Array.isArray(out);
+}
+
+/** Wraps a core (synchronous, or with outputs that come later) into a `Transform` stream. */
+export function toTransform<In, Out>(core: StageCore<In, Out>, options: ToTransformOptions = {}): Transform {
+  const transform = new CoreTransform(core, options);
   if (options.signal) bindAbort(transform, options.signal);
   return transform;
 }

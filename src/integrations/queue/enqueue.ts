@@ -59,7 +59,7 @@ function checkInline(value: unknown): InlineDocument {
     throw new ChunkError('ERR_INVALID_INPUT', `The content of ${d.source} must be a string or a Uint8Array`);
   }
   if (d.format !== undefined && ![...FORMATS, 'auto'].includes(d.format)) {
-    throw new ChunkError('ERR_INVALID_INPUT', `The format of ${d.source} must be markdown, pdf, transcript or auto, got ${String(d.format)}`);
+    throw new ChunkError('ERR_INVALID_INPUT', `The format of ${d.source} must be ${[...FORMATS, 'auto'].join(', ')}, got ${String(d.format)}`);
   }
   return d;
 }

@@ -1,6 +1,7 @@
 /**
  * Where Markdown batches are parsed: inline, or on the shared worker pool (`pool.ts`), with their blocks handed on
- * in document order whatever order the threads finish in.
+ * in document order whatever order the threads finish in. `createMarkdownStreamCore` is the Markdown reader of
+ * `parse()`: bytes in, blocks out, the blocks of a pool's batches as they are parsed.
  *
  * Batching stays on the calling thread (the cut points never depend on workers); only the parse of each batch
  * moves. At most `IN_FLIGHT_PER_THREAD` batches per thread are in flight, so a slow consumer holds the writer
@@ -9,9 +10,10 @@
  * heap for nothing once the pool takes over.
  */
 import type { ParseConfig } from '../../config.js';
+import { pushAll, type StageCore, type StageOutput } from '../../core.js';
 import type { Block } from '../../types.js';
 import type { MarkdownBatch } from './batcher.js';
-import { createGapTracker, parseBatch } from './parse.js';
+import { createGapTracker, createMarkdownBatchCore, parseBatch } from './parse.js';
 import { acquireMarkdownPool, autoWorkerCount, type MarkdownPoolLease } from './pool.js';
 
 /**
@@ -33,122 +35,163 @@ interface PendingBatch {
   error: unknown;
 }
 
-/** Where the scheduler hands blocks, and how it learns that the consumer is gone. */
-export interface BlockSink {
-  push(blocks: Block[]): void;
-  /** True once nothing more should be parsed (the stream was destroyed). */
-  stopped(): boolean;
-}
-
 /** Parses batches in order, inline or on the pool. */
 export interface BatchScheduler {
   /**
-   * Parses `batches` and hands their blocks on in document order; with `final`, waits for every batch in flight.
-   * Returns null when all is done already (parsed inline, or held back), else a promise that settles once the pool
-   * has room for the next write.
+   * Parses `batches` and gives their blocks in document order: at once when they were parsed inline (or held
+   * back), else as the pool parses them, the last ones once the pool has room for the next write; with `final`,
+   * every batch in flight is waited for.
    */
-  parse(batches: MarkdownBatch[], final: boolean): Promise<void> | null;
+  parse(batches: MarkdownBatch[], final: boolean): StageOutput<Block>;
   /** Gives the pool lease back (idempotent). */
   release(): void;
 }
 
+/** The state of one scheduler: the pool it leases, and the batches in flight on it, oldest first. */
+interface PoolState {
+  lease: MarkdownPoolLease | null;
+  pending: PendingBatch[];
+}
+
 /** Creates the scheduler of one parse stream. */
-export function createBatchScheduler(config: ParseConfig, sink: BlockSink): BatchScheduler {
+export function createBatchScheduler(config: ParseConfig): BatchScheduler {
   const threads = config.workers === 'auto' ? autoWorkerCount() : config.workers;
   /** Whitespace since the last block, carried across batches (blocks carry it as `gapBefore`). */
   const gaps = createGapTracker();
-  /** True once batches go to the pool; they keep going there so that blocks come out in order. */
-  let parallel = false;
-  /** With `workers: 'auto'`: text batched so far, and the batches held until the choice is made. */
-  let batched = 0;
-  let undecided: MarkdownBatch[] = [];
-  let lease: MarkdownPoolLease | null = null;
-  /** Batches in flight on the pool, oldest first; their blocks are handed on in this order. */
-  let pending: PendingBatch[] = [];
+  /** With `workers: 'auto'`, whether the pool is used (decided once enough is batched), and what waits for it. */
+  const choice = { parallel: false, batched: 0, undecided: [] as MarkdownBatch[] };
+  const pool: PoolState = { lease: null, pending: [] };
 
   const release = (): void => {
-    lease?.release();
-    lease = null;
+    pool.lease?.release();
+    pool.lease = null;
   };
 
-  /** Hands on the blocks of the settled batches at the head of the line; a failed one throws when `raise` is set. */
-  const emitSettled = (raise: boolean): void => {
-    for (let head = pending[0]; head?.settled; head = pending[0]) {
-      if (head.error !== undefined) {
-        if (!raise) return;
-        pending.shift();
-        throw head.error;
-      }
-      pending.shift();
-      sink.push(gaps.fill(head.batch, head.blocks));
+  /** The blocks of the settled batches at the head of the line; a failed one throws. */
+  const takeSettled = (): Block[] => {
+    const out: Block[] = [];
+    for (let head = pool.pending[0]; head?.settled; head = pool.pending[0]) {
+      pool.pending.shift();
+      if (head.error !== undefined) throw head.error;
+      pushAll(out, gaps.fill(head.batch, head.blocks));
     }
+    return out;
   };
 
-  /** Waits for the oldest batch in flight and hands on its blocks (and those of any settled batch behind it). */
-  const emitHead = async (): Promise<void> => {
-    await (pending[0] as PendingBatch).done;
-    emitSettled(true);
+  /** Waits for the oldest batch in flight, then gives its blocks (and those of any settled batch behind it). */
+  const takeHead = async (): Promise<Block[]> => {
+    await (pool.pending[0] as PendingBatch).done;
+    return takeSettled();
   };
 
-  const submit = (to: MarkdownPoolLease, batch: MarkdownBatch): void => {
-    const entry: PendingBatch = { batch, done: Promise.resolve(), settled: false, blocks: [], error: undefined };
-    pending.push(entry);
-    entry.done = to.parse(batch).then(
-      (blocks) => {
-        entry.blocks = blocks;
-        entry.settled = true;
-        // Results are handed on as soon as they are next in line, not only when the writer writes again.
-        emitSettled(false);
-      },
-      (error: unknown) => {
-        entry.error = error;
-        entry.settled = true;
-      },
-    );
-  };
-
-  const dispatch = async (batches: MarkdownBatch[], final: boolean): Promise<void> => {
-    const to = (lease ??= acquireMarkdownPool(threads));
+  async function* dispatch(batches: MarkdownBatch[], final: boolean): AsyncGenerator<Block> {
+    const to = (pool.lease ??= acquireMarkdownPool(threads));
     const window = IN_FLIGHT_PER_THREAD * to.threads;
-    for (const batch of batches) {
-      while (pending.length >= window) await emitHead();
-      // Stopped while waiting (aborted, or the consumer went away): submit nothing more.
-      if (sink.stopped()) return;
-      submit(to, batch);
-    }
-    if (final) {
-      while (pending.length > 0) await emitHead();
+    try {
+      for (const batch of batches) {
+        while (pool.pending.length >= window) yield* await takeHead();
+        pool.pending.push(submit(to, batch));
+      }
+      if (!final) return yield* takeSettled();
+      while (pool.pending.length > 0) yield* await takeHead();
       release();
-    } else {
-      emitSettled(true);
+    } catch (error) {
+      // Batches still in flight settle on their own; nothing of them is handed on after the error.
+      pool.pending = [];
+      release();
+      throw error;
     }
-  };
+  }
 
   return {
     parse(batches, final) {
-      if (!parallel && threads > 0) {
+      if (!choice.parallel && threads > 0) {
         if (config.workers !== 'auto') {
-          parallel = true;
+          choice.parallel = true;
         } else {
-          for (const batch of batches) batched += batch.text.length;
-          undecided.push(...batches);
-          if (batched <= AUTO_POOL_AFTER && !final) return null;
-          parallel = batched > AUTO_POOL_AFTER;
-          batches = undecided;
-          undecided = [];
+          for (const batch of batches) choice.batched += batch.text.length;
+          choice.undecided.push(...batches);
+          if (choice.batched <= AUTO_POOL_AFTER && !final) return [];
+          choice.parallel = choice.batched > AUTO_POOL_AFTER;
+          batches = choice.undecided;
+          choice.undecided = [];
         }
       }
-      if (!parallel) {
-        for (const batch of batches) sink.push(gaps.fill(batch, parseBatch(batch)));
-        return null;
-      }
-      return dispatch(batches, final).catch((error: unknown) => {
-        // Batches still in flight settle on their own; nothing of them is handed on after the error.
-        pending = [];
-        release();
-        throw error;
-      });
+      if (choice.parallel) return dispatch(batches, final);
+      const out: Block[] = [];
+      for (const batch of batches) pushAll(out, gaps.fill(batch, parseBatch(batch)));
+      return out;
     },
     release,
   };
+}
+
+/** Hands `batch` to the pool; the entry settles (never rejects) with its blocks or its error. */
+function submit(to: MarkdownPoolLease, batch: MarkdownBatch): PendingBatch {
+  const entry: PendingBatch = { batch, done: Promise.resolve(), settled: false, blocks: [], error: undefined };
+  entry.done = to.parse(batch).then(
+    (blocks) => {
+      entry.blocks = blocks;
+      entry.settled = true;
+    },
+    (error: unknown) => {
+      entry.error = error;
+      entry.settled = true;
+    },
+  );
+  return entry;
+}
+
+/** Bytes decoded and batched at a time (see `createMarkdownStreamCore`). */
+const PIECE_BYTES = 8 * 1024;
+
+/** A write cut into pieces of at most {@link PIECE_BYTES} bytes; strings are already on the heap and stay whole. */
+function piecesOf(input: string | Uint8Array): (string | Uint8Array)[] {
+  if (typeof input === 'string' || input.length <= PIECE_BYTES) return [input];
+  const pieces: Uint8Array[] = [];
+  for (let start = 0; start < input.length; start += PIECE_BYTES) pieces.push(input.subarray(start, start + PIECE_BYTES));
+  return pieces;
+}
+
+/**
+ * The Markdown reader of `parse()`: bytes or strings in, blocks out, parsed inline or on the shared pool
+ * (`workers`). A write is decoded and batched a piece at a time, each piece's batches parsed before the next piece
+ * is decoded: no string of the whole read stays alive while all its batches are parsed, so V8 does not promote it
+ * (and what points into it) to the old generation. With the pool, the next piece waits until it has room.
+ */
+export function createMarkdownStreamCore(config: ParseConfig): StageCore<string | Uint8Array, Block> {
+  const batcher = createMarkdownBatchCore(config);
+  const scheduler = createBatchScheduler(config);
+
+  /** The blocks of `first`, then of the pieces from `from` on: once the pool has taken batches, pieces wait for it. */
+  async function* later(first: StageOutput<Block>, pieces: readonly (string | Uint8Array)[], from: number): AsyncGenerator<Block> {
+    yield* first;
+    for (let index = from; index < pieces.length; index++) yield* scheduler.parse(batcher.write(pieces[index] as string | Uint8Array), false);
+  }
+
+  return {
+    write(input) {
+      const pieces = piecesOf(input);
+      const out: Block[] = [];
+      for (let index = 0; index < pieces.length; index++) {
+        const blocks = scheduler.parse(batcher.write(pieces[index] as string | Uint8Array), false);
+        if (!isReady(blocks)) return later(out.length === 0 ? blocks : concat(out, blocks), pieces, index + 1);
+        pushAll(out, blocks);
+      }
+      return out;
+    },
+    end: () => scheduler.parse(batcher.end(), true),
+    close: () => scheduler.release(),
+  };
+}
+
+/** True when the blocks are given at once (parsed inline), not as the pool parses them. */
+function isReady(blocks: StageOutput<Block>): blocks is readonly Block[] {
+  return Array.isArray(blocks);
+}
+
+/** The items of `first`, then those of `rest`. */
+async function* concat<T>(first: readonly T[], rest: AsyncIterable<T>): AsyncGenerator<T> {
+  yield* first;
+  yield* rest;
 }

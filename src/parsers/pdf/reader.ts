@@ -116,6 +116,9 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
       const drawing = assembler.needsGraphics(page) ? session.graphics(number) : null;
       // The sandbox reads the next page while this one is laid out and its blocks are consumed.
       next = number < pages ? session.page(number + 1) : null;
+      // A failure while this page is read (a limit, an abort) rejects the next page too, which nobody may await
+      // then: marked as handled here, so it does not end the process as an unhandled rejection.
+      next?.catch(() => {});
       let input: PdfPageInput = { number, items: page.items };
       if (drawing !== null) {
         let read: SandboxGraphics;
