@@ -1,0 +1,139 @@
+/**
+ * Groups of lines → blocks, with offsets into the extracted document text. The extracted text is every emitted
+ * block's text, in order, joined by `PDF_BLOCK_SEPARATOR` (`"\n\n"`): block `i` starts two characters after block
+ * `i - 1` ends, so `text.slice(b.start, b.end) === b.text` and `startLine`/`endLine` count the line breaks of that
+ * text (1-based); `gapBefore` is `"\n\n"` (`''` for the first block). The writer keeps only where the next block
+ * starts, never the document text.
+ */
+import type { Block, ListItemSpan, Span } from '../../types.js';
+import type { LineGroup } from './layout.js';
+import { delimiterRow, pipeRow, type TableGrid } from './tables.js';
+import { joinLines, joinLinesAt, type Vocabulary } from './text.js';
+import type { PdfLine } from './types.js';
+
+/** What separates two blocks in the extracted document text. */
+export const PDF_BLOCK_SEPARATOR = '\n\n';
+
+/** A group of lines placed in the document: the pages it spans and where each next page begins in it. */
+export interface PlacedGroup {
+  readonly group: LineGroup;
+  readonly page: number;
+  readonly pageEnd: number;
+  /** Index of the first line (or, for a table, grid row) of each next page, for a group run on across pages. */
+  readonly breaks?: readonly number[];
+}
+
+/** Where a block starts in the document text. */
+export interface BlockPlace {
+  readonly start: number;
+  readonly startLine: number;
+}
+
+/** Turns placed groups into blocks, one after the other. */
+export interface BlockWriter {
+  write(placed: PlacedGroup): Block;
+}
+
+/** Creates a writer whose first block starts the document; `knows` tells the words hyphenation may join. */
+export function createBlockWriter(knows: Vocabulary): BlockWriter {
+  const next: { start: number; startLine: number } = { start: 0, startLine: 1 };
+  return {
+    write(placed) {
+      const block = buildBlock(placed, next, knows);
+      next.start = block.end + PDF_BLOCK_SEPARATOR.length;
+      next.startLine = block.endLine + 2;
+      return block;
+    },
+  };
+}
+
+/** The fields every PDF block has, for a block of `text` at `place`. */
+function baseOf(placed: PlacedGroup, place: BlockPlace, text: string) {
+  return {
+    text,
+    start: place.start,
+    end: place.start + text.length,
+    startLine: place.startLine,
+    endLine: place.startLine + countBreaks(text),
+    page: placed.page,
+    ...(placed.pageEnd !== placed.page ? { pageEnd: placed.pageEnd } : {}),
+    gapBefore: place.start === 0 ? '' : PDF_BLOCK_SEPARATOR,
+  };
+}
+
+function countBreaks(text: string): number {
+  let breaks = 0;
+  for (let k = text.indexOf('\n'); k !== -1; k = text.indexOf('\n', k + 1)) breaks++;
+  return breaks;
+}
+
+/** The block of a placed group starting at `place`. */
+export function buildBlock(placed: PlacedGroup, place: BlockPlace, knows: Vocabulary): Block {
+  const u = placed.group;
+  if (u.kind === 'list') return listBlock(placed, place, u.items, u.ordered, knows);
+  if (u.kind === 'heading') {
+    const text = joinLines(u.lines, knows, false);
+    return { kind: 'heading', ...baseOf(placed, place, text), depth: u.depth, title: u.title ?? text };
+  }
+  if (u.kind === 'table') return tableBlock(placed, place, u.grid);
+  if (u.kind === 'code') return { kind: 'code', ...baseOf(placed, place, codeText(u.lines)), lang: null, meta: null, fence: null };
+  const { text, starts } = joinLinesAt(u.lines, knows);
+  const pageBreaks = placed.breaks?.map((line) => place.start + (starts[line] as number));
+  return { kind: 'paragraph', ...baseOf(placed, place, text), ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+}
+
+/** A list: each item one line of the list text, its own lines joined with spaces. */
+function listBlock(placed: PlacedGroup, place: BlockPlace, lines: readonly PdfLine[][], ordered: boolean, knows: Vocabulary): Block {
+  const items: ListItemSpan[] = [];
+  const texts: string[] = [];
+  let at = place.start;
+  for (const item of lines) {
+    const text = joinLines(item, knows, false);
+    items.push({ start: at, end: at + text.length, items: [] });
+    texts.push(text);
+    at += text.length + 1;
+  }
+  return { kind: 'list', ...baseOf(placed, place, texts.join('\n')), ordered, items };
+}
+
+/** A table as a pipe table: its header row, the delimiter row, then its body rows; the pages its rows begin. */
+function tableBlock(placed: PlacedGroup, place: BlockPlace, grid: TableGrid): Block {
+  const width = grid.rows[0]?.length ?? 0;
+  const rowTexts = [pipeRow(headerCells(grid)), ...grid.rows.slice(grid.headerRows).map(pipeRow)];
+  const delimiter = delimiterRow(width);
+  const rows: Span[] = [];
+  let at = place.start;
+  rows.push({ start: at, end: at + (rowTexts[0] as string).length });
+  at += (rowTexts[0] as string).length + 1;
+  const delimiterSpan = { start: at, end: at + delimiter.length };
+  at += delimiter.length + 1;
+  for (const row of rowTexts.slice(1)) {
+    rows.push({ start: at, end: at + row.length });
+    at += row.length + 1;
+  }
+  const text = [rowTexts[0], delimiter, ...rowTexts.slice(1)].join('\n');
+  // A break is the index of the grid row each next page begins with; the header rows are not body rows.
+  const pageBreaks = placed.breaks?.map((row) => (rows[Math.max(1, row - grid.headerRows + 1)] ?? (rows[rows.length - 1] as Span)).start);
+  return { kind: 'table', ...baseOf(placed, place, text), rows, delimiterRow: delimiterSpan, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+}
+
+/** The header row of a table: its header rows joined column by column. */
+export function headerCells(grid: TableGrid): string[] {
+  const head = grid.rows.slice(0, Math.max(1, grid.headerRows));
+  return (grid.rows[0] ?? []).map((_, k) => head.map((r) => r[k] ?? '').filter((t) => t !== '').join(' '));
+}
+
+/**
+ * Code lines, their indentation kept: a fixed-pitch line further right than the first is indented by as many
+ * characters (measured from the first line, so that the block starts with its text, as every block does).
+ */
+function codeText(lines: readonly PdfLine[]): string {
+  const left = (lines[0] as PdfLine).x;
+  return lines
+    .map((l) => {
+      const width = 0.6 * l.fontSize;
+      const indent = width > 0 ? Math.max(0, Math.round((l.x - left) / width)) : 0;
+      return ' '.repeat(Math.min(indent, 40)) + l.text;
+    })
+    .join('\n');
+}

@@ -1,0 +1,114 @@
+/**
+ * A page's content → its groups, once the pages around it are known: running headers and footers dropped, footnotes
+ * and a masthead set apart, the rest put in reading order (tables and images standing in it as placeholders) and
+ * laid out into groups; the peripheral lines (footnotes, masthead, rotated text) are laid out on their own, top to
+ * bottom, and never make headings.
+ */
+import type { PageGroups } from './block-sequence.js';
+import { orderLines } from './columns.js';
+import type { FurnitureDetector } from './furniture.js';
+import type { SizeRanks } from './headings.js';
+import { layoutPage, type LineGroup } from './layout.js';
+import type { OutlineHeading } from './outline-headings.js';
+import type { PageContent } from './page-content.js';
+import type { PdfBox, PdfLine } from './types.js';
+
+/** Text of a line that is only a stray mark or two. */
+const STRAY = /^[.,;:·'"`´_~\-–—]{1,2}$/u;
+/** A footnote or masthead is set at most this share of the body size. */
+const SMALL_TEXT = 0.9;
+
+/** What laying out a page needs from the document. */
+export interface GroupingContext {
+  readonly furniture: FurnitureDetector;
+  readonly bodySize: number;
+  readonly bodyFont: string;
+  readonly ranks: SizeRanks;
+  /** The outline's headings on the page (its ordered lines given), when the outline gives the headings. */
+  readonly outlineHeadings: ((ordered: readonly PdfLine[]) => Map<number, OutlineHeading>) | null;
+}
+
+/** Reading regions are numbered through the document: the next free number. */
+export interface RegionCounter {
+  next: number;
+}
+
+/** Lays out one page into its body groups and its peripheral groups. */
+export function groupPage(page: PageContent, ctx: GroupingContext, regions: RegionCounter): PageGroups {
+  // A line of a stray mark or two (a dot left from a figure) bridges gaps that tell paragraphs and headings apart.
+  const kept = page.lines.filter((l) => !ctx.furniture.isFurniture(page.number, l) && !STRAY.test(l.text));
+  const { body, peripheral } = splitPeripheral(kept, ctx.bodySize);
+  const inserts: PdfLine[] = [...page.tables.map((t, i) => placeholder(t.box, i, t.fontSize)), ...page.images.map((b) => placeholder(b, -1, 0))];
+  const ordered = orderLines([...body, ...inserts], regions.next);
+  if (ordered.length > 0) regions.next = (ordered[ordered.length - 1] as PdfLine).region + 1;
+  const layout = layoutPage(ordered, {
+    bodySize: ctx.bodySize,
+    bodyFont: ctx.bodyFont,
+    tables: page.tables,
+    ranks: ctx.ranks,
+    ...(ctx.outlineHeadings !== null ? { outlineHeadings: ctx.outlineHeadings(ordered) } : {}),
+  });
+  const aside = asideGroups(peripheral, page.rotated, ctx, regions);
+  return { number: page.number, layout, aside };
+}
+
+/** Peripheral text (footnotes, a masthead; rotated text) laid out on its own, top to bottom: never headings. */
+function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[], ctx: GroupingContext, regions: RegionCounter): LineGroup[] {
+  const byTop = (a: PdfLine, b: PdfLine): number => b.y - a.y || a.x - b.x;
+  const region = regions.next;
+  const aside = [...[...peripheral].sort(byTop).map((l) => ({ ...l, region })), ...[...rotated].sort(byTop).map((l) => ({ ...l, region: region + 1 }))];
+  regions.next += 2;
+  if (aside.length === 0) return [];
+  return layoutPage(aside, { bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, outlineHeadings: new Map() }).groups;
+}
+
+/** A line without text that stands in the reading order for a table (its index) or an image (-1). */
+function placeholder(box: PdfBox, insert: number, fontSize: number): PdfLine {
+  return { text: '', x: box.x0, y: box.y1, right: box.x1, fontSize, fontName: '', fontShare: 1, monospace: false, cells: 1, chars: 0, region: 0, insert };
+}
+
+/**
+ * Footnotes and mastheads: small text at the foot of a column that starts with a note mark, after a gap; small text
+ * above the body at the top of the page. They are read after the page's body instead of inside it.
+ */
+export function splitPeripheral(lines: readonly PdfLine[], bodySize: number): { body: PdfLine[]; peripheral: PdfLine[] } {
+  if (bodySize <= 0 || lines.length < 4) return { body: [...lines], peripheral: [] };
+  const peripheral = new Set<PdfLine>([...footnotes(lines, bodySize), ...masthead(lines, bodySize)]);
+  if (peripheral.size === 0) return { body: [...lines], peripheral: [] };
+  return { body: lines.filter((l) => !peripheral.has(l)), peripheral: lines.filter((l) => peripheral.has(l)) };
+}
+
+function isSmall(l: PdfLine, bodySize: number): boolean {
+  return l.fontSize <= SMALL_TEXT * bodySize && l.insert === undefined;
+}
+
+/** The lowest lines of the page in small type, starting at a note mark, set apart from the body above. */
+function footnotes(lines: readonly PdfLine[], bodySize: number): PdfLine[] {
+  let top = -Infinity;
+  let bottom = Infinity;
+  for (const l of lines) {
+    top = Math.max(top, l.y);
+    bottom = Math.min(bottom, l.y);
+  }
+  const height = top - bottom;
+  const byHeight = [...lines].sort((a, b) => a.y - b.y);
+  let k = 0;
+  while (k < byHeight.length && isSmall(byHeight[k] as PdfLine, bodySize) && (byHeight[k] as PdfLine).y <= bottom + 0.35 * height) k++;
+  const run = byHeight.slice(0, k).reverse();
+  const first = run.findIndex((l) => /^(?:\d{1,3}|[*†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?:\s|\p{Lu})/u.test(l.text));
+  if (first === -1 || k >= byHeight.length) return [];
+  const above = byHeight[k] as PdfLine;
+  const start = run[first] as PdfLine;
+  return above.y - start.y > 1.6 * Math.max(above.fontSize, start.fontSize) ? run.slice(first) : [];
+}
+
+/** At most three lines in small type at the very top of the page, set apart from what follows. */
+function masthead(lines: readonly PdfLine[], bodySize: number): PdfLine[] {
+  const fromTop = [...lines].sort((a, b) => b.y - a.y);
+  let m = 0;
+  while (m < fromTop.length && m < 4 && isSmall(fromTop[m] as PdfLine, bodySize)) m++;
+  if (m === 0 || m > 3 || m >= fromTop.length) return [];
+  const last = fromTop[m - 1] as PdfLine;
+  const next = fromTop[m] as PdfLine;
+  return last.y - next.y > 1.6 * Math.max(last.fontSize, next.fontSize) && !isSmall(next, bodySize) ? fromTop.slice(0, m) : [];
+}
