@@ -92,7 +92,7 @@ async function queueRun(redis: RedisServer, workers: number, inputs: string[], d
   const statsFiles = Array.from({ length: workers }, (_, i) => join(dir, `${queue}-w${i}.json`));
   const started = performance.now();
   const results = await Promise.all(
-    statsFiles.map((stats) => run(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained', '--stats-json', stats])),
+    statsFiles.map((stats) => run(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, ...inputs.flatMap((p) => ['--input-root', p]), '--exit-when-drained', '--stats-json', stats])),
   );
   const wallS = (performance.now() - started) / 1000;
   for (const r of results) if (r.code !== 0) throw new Error(`worker: ${r.timedOut ? 'not finished in time' : failureText(r)}`);

@@ -34,6 +34,8 @@ export type ChunkErrorCode =
   | 'ERR_MISSING_DEPENDENCY'
   /** The Redis server behind a job queue could not be reached. */
   | 'ERR_QUEUE_UNAVAILABLE'
+  /** A queue job named a file outside the worker's input roots (a link out of them included), or the worker has none. */
+  | 'ERR_INPUT_OUTSIDE_ROOTS'
   /** A stage of a chunking run failed in an unexpected way (a bug, or a failing dependency). */
   | 'ERR_INTERNAL';
 

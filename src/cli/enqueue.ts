@@ -3,10 +3,12 @@
  * input and chunking flags are the main command's own, parsed by its own parser (`parseCliArgs`), so a job chunks
  * exactly as `chunkstream FILE` would; the job count goes to stdout, notes to stderr.
  */
+import { dirname, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ChunkError, isChunkError } from '../errors.js';
 import { OPTIONS, parseArgsOptions, parseCliArgs } from './args.js';
-import { CONNECTION_FLAGS, connectionValues, flagHelp, loadQueueModule, numberOrRaw, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
+import type { EnqueueResult } from '../integrations/queue/enqueue.js';
+import { CONNECTION_FLAGS, connectionValues, flagHelp, INPUT_ROOT_FLAG, loadQueueModule, numberOrRaw, usageError, type FlagValue, type QueueFlag, type QueueIo } from './queue-args.js';
 import { skipNotes } from './run.js';
 
 /** Flags of `enqueue` itself; the rest go to the main command's parser. */
@@ -15,6 +17,7 @@ const ENQUEUE_FLAGS: readonly QueueFlag[] = [
   { name: 'inline-below', type: 'string', arg: 'BYTES', help: 'Carry files smaller than this inside their job instead of by path (default: 0, always by path)' },
   { name: 'attempts', type: 'string', arg: 'N', help: 'Tries per job for errors a retry may fix, such as an unreadable file (default: 3)' },
   { name: 'backoff', type: 'string', arg: 'MS', help: 'First wait before a retry, doubling at each try (default: 1000)' },
+  { ...INPUT_ROOT_FLAG, help: "The workers' input roots (repeatable): warn about files outside them (default: none, so every file named by path)" },
   { name: 'quiet', type: 'boolean', help: 'No notes about skipped inputs' },
 ];
 
@@ -29,8 +32,9 @@ const HELP = [
   '',
   'Adds one job per input file to a BullMQ queue, for `chunkstream worker` processes to chunk. Inputs are those of',
   'chunkstream itself: files, folders (walked recursively), glob patterns and - (standard input, carried inline).',
-  'A job names its file by absolute path, so workers must see the same files at the same paths (a shared volume);',
-  'their output file is named as `chunkstream --out-dir` names it from the current folder. Prints the job count.',
+  'A job names its file by absolute path, so workers must see the same files at the same paths (a shared volume)',
+  'and be started with --input-root folders that hold them; a warning lists files a worker would refuse. A job\'s',
+  'output file is named as `chunkstream --out-dir` names it from the current folder. Prints the job count.',
   '',
   'Queue:',
   ...flagHelp(ENQUEUE_FLAGS),
@@ -47,6 +51,8 @@ export interface EnqueueArgs {
   readonly inputs: readonly string[];
   readonly options: Record<string, unknown>;
   readonly quiet: boolean;
+  /** True when `--input-root` was given: the warning then names the roots rather than their absence. */
+  readonly rootsGiven: boolean;
 }
 
 /**
@@ -55,7 +61,7 @@ export interface EnqueueArgs {
  */
 export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' }, ...parseArgsOptions(PASSED) };
-  for (const f of ENQUEUE_FLAGS) options[f.name] = { type: f.type };
+  for (const f of ENQUEUE_FLAGS) options[f.name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   let tokens;
   try {
     tokens = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true }).tokens;
@@ -63,13 +69,15 @@ export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' 
     throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
   }
   const own = new Set(ENQUEUE_FLAGS.map((f) => f.name));
-  const values: Record<string, string | boolean | undefined> = {};
+  const values: Record<string, FlagValue> = {};
+  const roots: string[] = [];
   const dropped = new Set<number>();
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     if (token.name === 'help') return 'help';
     if (!own.has(token.name)) continue;
-    values[token.name] = token.value ?? true;
+    if (token.name === INPUT_ROOT_FLAG.name) roots.push(token.value as string);
+    else values[token.name] = token.value ?? true;
     dropped.add(token.index);
     // Own flags have no short forms, so a value not given inline is always the next argument.
     if (token.value !== undefined && !token.inlineValue) dropped.add(token.index + 1);
@@ -81,7 +89,9 @@ export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' 
   return {
     inputs: config.inputs,
     quiet: values.quiet === true,
+    rootsGiven: roots.length > 0,
     options: {
+      ...(roots.length > 0 ? { inputRoots: roots } : {}),
       ...connectionValues(values),
       ...(config.format === undefined ? {} : { format: config.format }),
       chunkOptions: config.chunkOptions,
@@ -91,6 +101,38 @@ export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' 
       ...(values.backoff === undefined ? {} : { backoff: numberOrRaw(values.backoff) }),
     },
   };
+}
+
+/** The deepest folder holding every path (`/` at worst). */
+function commonFolder(paths: readonly string[]): string {
+  const split = paths.map((p) => dirname(p).split(sep));
+  const first = split[0] ?? [];
+  let n = first.length;
+  for (const parts of split) {
+    let k = 0;
+    while (k < n && parts[k] === first[k]) k++;
+    n = k;
+  }
+  return first.slice(0, n).join(sep) || sep;
+}
+
+/**
+ * The warning about jobs that name files a worker would refuse: with `roots` (as given to `--input-root`), those
+ * outside them; without, every file named by path, since a worker started without roots refuses them all.
+ */
+export function outsideNotes(result: EnqueueResult, roots: readonly string[]): string[] {
+  const outside = result.outsideRoots;
+  if (outside.length === 0) return [];
+  const shown = outside.slice(0, 3).map((j) => j.path ?? j.source);
+  const list = `${shown.join(', ')}${outside.length > shown.length ? `, and ${outside.length - shown.length} more` : ''}`;
+  if (roots.length > 0) {
+    return [`chunkstream enqueue: warning: ${outside.length} job(s) name a file outside --input-root ${roots.join(', ')}, which workers with these roots refuse (ERR_INPUT_OUTSIDE_ROOTS): ${list}`];
+  }
+  const folder = commonFolder(outside.map((j) => j.path ?? j.source));
+  return [
+    `chunkstream enqueue: warning: ${outside.length} job(s) name their file by path (${list}); a worker reads files only under its --input-root folders and refuses them without one (ERR_INPUT_OUTSIDE_ROOTS).`,
+    `chunkstream enqueue: start the workers with --input-root ${folder} (enqueue takes the same flag to check), or carry small files inside their jobs with --inline-below BYTES.`,
+  ];
 }
 
 /** Runs `chunkstream enqueue`; resolves with the exit code. */
@@ -115,6 +157,7 @@ export async function runEnqueue(argv: string[], io: QueueIo): Promise<number> {
     const result = await enqueueFiles(args.inputs, args.options);
     if (!args.quiet) for (const line of skipNotes(result.skipped)) io.stderr.write(`${line}\n`);
     for (const m of result.missing) io.stderr.write(`${m.source}: ${m.code} ${m.message}\n`);
+    for (const line of outsideNotes(result, args.rootsGiven ? (args.options.inputRoots as string[]) : [])) io.stderr.write(`${line}\n`);
     const inline = result.jobs.filter((j) => j.inline).length;
     io.stderr.write(`chunkstream enqueue: ${result.jobs.length} job(s) added${inline > 0 ? ` (${inline} inline)` : ''}\n`);
     io.stdout.write(`${result.jobs.length}\n`);

@@ -13,6 +13,8 @@ export interface QueueFlag {
   readonly type: 'string' | 'boolean';
   readonly arg?: string;
   readonly help: string;
+  /** May be given more than once; its value is then the list of every one given. */
+  readonly multiple?: boolean;
 }
 
 /** Where the queue is: every queue subcommand takes these. */
@@ -33,25 +35,37 @@ export function flagHelp(flags: readonly QueueFlag[]): string[] {
   return flags.map((f) => `  ${`--${f.name}${f.arg ? ` ${f.arg}` : ''}`.padEnd(26)} ${f.help}`);
 }
 
+/** A parsed flag: its value, the list of values of a repeatable one, or undefined when not given. */
+export type FlagValue = string | boolean | string[] | undefined;
+
+/** The input roots flag of `worker` and `enqueue`. */
+export const INPUT_ROOT_FLAG: QueueFlag = {
+  name: 'input-root',
+  type: 'string',
+  arg: 'DIR',
+  multiple: true,
+  help: 'Folder whose files jobs may name (repeatable; links out of it are refused). Without one, a worker reads inline documents only',
+};
+
 /** Parses argv strictly against `flags` (plus `--help`); throws `ERR_INVALID_OPTION` on bad usage. */
-export function parseFlags(argv: readonly string[], flags: readonly QueueFlag[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const f of flags) options[f.name] = { type: f.type };
+export function parseFlags(argv: readonly string[], flags: readonly QueueFlag[]): { values: Record<string, FlagValue>; positionals: string[] } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of flags) options[f.name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   try {
     const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+    return { values: parsed.values as Record<string, FlagValue>, positionals: parsed.positionals };
   } catch (error) {
     throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
   }
 }
 
 /** `--concurrency 4` → 4; anything else stays as typed so the validator names it. */
-export function numberOrRaw(value: string | boolean | undefined): number | string | boolean | undefined {
+export function numberOrRaw(value: FlagValue): number | FlagValue {
   return typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 }
 
 /** The queue options of `--redis`, `--queue`, `--prefix`, with only the flags given. */
-export function connectionValues(values: Record<string, string | boolean | undefined>): { redis?: string; queue?: string; prefix?: string } {
+export function connectionValues(values: Record<string, FlagValue>): { redis?: string; queue?: string; prefix?: string } {
   const out: { redis?: string; queue?: string; prefix?: string } = {};
   for (const key of ['redis', 'queue', 'prefix'] as const) {
     const value = values[key];

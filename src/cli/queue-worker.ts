@@ -1,6 +1,7 @@
 /**
- * `chunkstream worker --out-dir DIR [--redis URL] [--queue NAME] [--concurrency N]`: takes chunking jobs from the
- * queue until stopped, writing `DIR/<input>.jsonl` for each. One line per job event on stdout (`active`,
+ * `chunkstream worker --out-dir DIR [--input-root DIR]... [--redis URL] [--queue NAME] [--concurrency N]`: takes
+ * chunking jobs from the queue until stopped, writing `DIR/<input>.jsonl` for each, reading only files under its
+ * input roots (inline documents only without one). One line per job event on stdout (`active`,
  * `completed`, `retry`, `failed`, then the job id and the input; `stalled` and the id of a job recovered from a
  * worker that died), Redis trouble on stderr.
  *
@@ -12,12 +13,14 @@ import type { Job } from 'bullmq';
 import { isChunkError } from '../errors.js';
 import type { ChunkJobData, ChunkJobResult } from '../integrations/queue/job-data.js';
 import type { ChunkWorkerOptions } from '../integrations/queue/options.js';
+import type { ChunkWorker } from '../integrations/queue/worker.js';
 import { peakRssBytes } from './peak-rss.js';
-import { CONNECTION_FLAGS, connectionValues, flagHelp, loadQueueModule, noPositionals, numberOrRaw, parseFlags, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
+import { CONNECTION_FLAGS, connectionValues, flagHelp, INPUT_ROOT_FLAG, loadQueueModule, noPositionals, numberOrRaw, parseFlags, usageError, type QueueFlag, type QueueIo } from './queue-args.js';
 
 const WORKER_FLAGS: readonly QueueFlag[] = [
   ...CONNECTION_FLAGS,
   { name: 'out-dir', type: 'string', arg: 'DIR', help: 'Folder the INPUT.jsonl files are written into (required)' },
+  INPUT_ROOT_FLAG,
   { name: 'concurrency', type: 'string', arg: 'N', help: 'Jobs run at once by this process (default: 1; run one worker per core)' },
   { name: 'lock-duration', type: 'string', arg: 'MS', help: 'Lock of a running job; a dead worker loses its jobs after this (default: 30000)' },
   { name: 'stalled-interval', type: 'string', arg: 'MS', help: 'How often to look for jobs whose worker died (default: 30000)' },
@@ -29,12 +32,16 @@ const WORKER_FLAGS: readonly QueueFlag[] = [
 ];
 
 const HELP = [
-  'Usage: chunkstream worker --out-dir DIR [--redis URL] [--queue NAME] [--concurrency N]',
+  'Usage: chunkstream worker --out-dir DIR [--input-root DIR]... [--redis URL] [--queue NAME] [--concurrency N]',
   '',
   'Takes jobs added by `chunkstream enqueue` and chunks each file as `chunkstream FILE` would, writing DIR/INPUT.jsonl',
   '(under a temporary name, renamed once complete) and completing the job with its figures. A file that fails ends',
   'its job with the error code; invalid or encrypted PDFs and other errors a retry cannot fix are not retried.',
   'Run as many workers as you like, on as many machines, against one Redis.',
+  '',
+  'A worker reads the files jobs name only under its --input-root folders, compared by real path (a link out of one',
+  'is refused): a job naming another file fails at once with ERR_INPUT_OUTSIDE_ROOTS. Without --input-root it reads',
+  'only documents carried inside their jobs (enqueue --inline-below, standard input).',
   '',
   'Options:',
   ...flagHelp(WORKER_FLAGS),
@@ -53,6 +60,7 @@ export function parseWorkerArgs(argv: readonly string[]): { options: ChunkWorker
   const options: Record<string, unknown> = { ...connectionValues(values), outDir: values['out-dir'] };
   for (const [flag, key] of Object.entries(numeric)) if (values[flag] !== undefined) options[key] = numberOrRaw(values[flag]);
   if (values['worker-id'] !== undefined) options.workerId = values['worker-id'];
+  if (values['input-root'] !== undefined) options.inputRoots = values['input-root'];
   const statsJson = values['stats-json'] as string | undefined;
   return { options: options as unknown as ChunkWorkerOptions, drain: values['exit-when-drained'] === true, statsJson, quiet: values.quiet === true };
 }
@@ -88,7 +96,16 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   }
   const started = performance.now();
   const cpuStart = process.cpuUsage();
-  const chunkWorker = queueModule.createChunkWorker(args.options);
+  let chunkWorker: ChunkWorker;
+  try {
+    chunkWorker = queueModule.createChunkWorker(args.options);
+  } catch (error) {
+    // A root that is not a folder is a usage error; a missing ioredis is not.
+    if (isChunkError(error, 'ERR_INVALID_OPTION')) return usageError(io, 'worker', error);
+    if (!isChunkError(error)) throw error;
+    io.stderr.write(`chunkstream worker: ${error.code} ${error.message}\n`);
+    return 1;
+  }
   const { worker, config } = chunkWorker;
   const log = (line: string): void => void io.stdout.write(`${line}\n`);
   const quiet = args.quiet;
@@ -138,9 +155,11 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
 
   let readyMs: number | undefined;
   try {
-    const ready = chunkWorker.ready().then(() => {
+    const ready = chunkWorker.ready().then((start) => {
       readyMs = performance.now() - started;
-      io.stderr.write(`chunkstream worker ${config.workerId}: taking jobs from ${config.queue} at ${config.label}, concurrency ${config.concurrency}, writing to ${config.outDir}\n`);
+      const reading = start.inputRoots.length === 0 ? 'reading inline documents only' : `reading files under ${start.inputRoots.join(', ')}`;
+      io.stderr.write(`chunkstream worker ${config.workerId}: taking jobs from ${config.queue} at ${config.label}, concurrency ${config.concurrency}, ${reading}, writing to ${config.outDir}\n`);
+      for (const w of start.warnings) io.stderr.write(`chunkstream worker: warning: ${w.message}\n`);
     });
     // Ctrl-C must work while Redis is still out of reach.
     await Promise.race([ready, stop]);

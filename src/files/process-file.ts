@@ -4,6 +4,7 @@
  * function runs inside a worker thread (files) and on the main thread (standard input).
  */
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { normalizeOptions, type ChunkOptions } from '../config.js';
 import { createStatisticsAccumulator } from '../chunking/statistics.js';
@@ -68,6 +69,15 @@ export interface FileResult {
   readonly error?: FileError;
 }
 
+/**
+ * An input already open: `handle` is read instead of opening `path` again (a queue worker opens a job's file
+ * itself, to check the file it opened rather than a path that may change). The stream closes it once read.
+ * Main thread only: a handle does not cross to a worker thread.
+ */
+export interface OpenedInput extends InputFile {
+  readonly handle: FileHandle;
+}
+
 /** Default batch: about 64 K UTF-16 units of JSON lines, a few dozen chunks. */
 export const DEFAULT_BATCH_CHARS = 64 * 1024;
 
@@ -95,7 +105,7 @@ function isAbort(error: unknown): boolean {
  * `error` (and the figures of what was written before); only an abort rejects, with an `AbortError`.
  */
 export async function processFile(
-  input: InputFile,
+  input: InputFile | OpenedInput,
   config: ProcessConfig,
   sink: BatchSink,
   signal: AbortSignal = new AbortController().signal,
@@ -142,7 +152,7 @@ export async function processFile(
   };
 
   try {
-    const source = input.path === '-' ? process.stdin : createReadStream(input.path);
+    const source = 'handle' in input ? createReadStream(input.path, { fd: input.handle }) : input.path === '-' ? process.stdin : createReadStream(input.path);
     await pipeline(
       source,
       async function* countBytes(bytes: AsyncIterable<Buffer>) {

@@ -4,13 +4,14 @@
  * its absolute path, for workers that share the volume; a small file, standard input or a document given as data
  * travels inside its job instead.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { FORMATS } from '../../config.js';
 import { ChunkError } from '../../errors.js';
 import { expandInputs, type InputFile, type MissingInput, type SkippedInput } from '../../files/inputs.js';
 import { outDirPath } from '../../files/output.js';
 import { openQueue } from './connection.js';
+import { isUnderRoots } from './input-roots.js';
 import { encodeChunkOptions, isSafeOutputName, JOB_DATA_VERSION, JOB_NAME, MAX_INLINE_BYTES, type ChunkJobData, type JobFormat } from './job-data.js';
 import { normalizeEnqueueOptions, type EnqueueConfig, type EnqueueOptions } from './options.js';
 
@@ -32,6 +33,8 @@ export interface EnqueuedJob {
   readonly output: string;
   /** True when the document travels inside the job. */
   readonly inline: boolean;
+  /** The absolute path the job names, when the document does not travel inside it. */
+  readonly path?: string;
 }
 
 /** What `enqueueFiles` did. */
@@ -42,6 +45,12 @@ export interface EnqueueResult {
   readonly skipped: readonly SkippedInput[];
   /** Inputs that name nothing readable: no job was added for them. */
   readonly missing: readonly MissingInput[];
+  /**
+   * Jobs (among `jobs`) that name a file a worker with the `inputRoots` given here would refuse: every job that
+   * names a file when none are given, since a worker started without roots reads inline documents only. They are
+   * added all the same (the workers' roots may differ from these); this is the warning.
+   */
+  readonly outsideRoots: readonly EnqueuedJob[];
 }
 
 /** Jobs sent to Redis in one round trip. */
@@ -99,9 +108,21 @@ async function jobData(item: Pending, config: EnqueueConfig): Promise<ChunkJobDa
   return { ...common, source: file.source, output, format: file.format, path: resolve(file.path), ...(file.bytes === undefined ? {} : { bytes: file.bytes }) };
 }
 
+/** The roots as this machine sees them: real paths where they exist here, as given elsewhere. */
+function localRoots(roots: readonly string[]): Promise<string[]> {
+  return Promise.all(roots.map((root) => realpath(root).catch(() => root)));
+}
+
+/** True when a worker with these roots (real paths) would refuse the file a job names. */
+async function refused(path: string, roots: readonly string[]): Promise<boolean> {
+  if (roots.length === 0) return true;
+  return !isUnderRoots(await realpath(path).catch(() => path), roots);
+}
+
 /**
  * Adds one chunking job per input to the queue and resolves with the jobs added, the inputs skipped and those
- * missing. Inputs are paths, folders, glob patterns and `-` (standard input), expanded as `chunkstream` expands
+ * missing, and the jobs that name a file outside the workers' `inputRoots` (all of those naming a file by path,
+ * when no roots are given). Inputs are paths, folders, glob patterns and `-` (standard input), expanded as `chunkstream` expands
  * them, or `InlineDocument`s, which follow them. Output names are those `chunkstream --out-dir` gives in the
  * current working folder. Rejects with `ERR_INVALID_OPTION` for a bad option and `ERR_QUEUE_UNAVAILABLE` when
  * Redis does not answer.
@@ -115,7 +136,9 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
   const { files, skipped, missing } = await expandInputs(paths, config.format);
   const pending: Pending[] = [...files.map((file) => ({ kind: 'file', file }) as const), ...documents.map((document) => ({ kind: 'inline', document }) as const)];
   const jobs: EnqueuedJob[] = [];
-  if (pending.length === 0) return { jobs, skipped, missing };
+  const outside: EnqueuedJob[] = [];
+  if (pending.length === 0) return { jobs, skipped, missing, outsideRoots: outside };
+  const roots = await localRoots(config.inputRoots);
 
   const queue = await openQueue(config);
   try {
@@ -127,13 +150,16 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
         if (!isSafeOutputName(data.output)) throw new ChunkError('ERR_INVALID_INPUT', `${data.source} gives an output name outside the output folder: ${data.output}`);
       }
       const added = await queue.addBulk(batch.map((data) => ({ name: JOB_NAME, data, opts })));
+      const refusals = await Promise.all(batch.map((data) => data.path !== undefined && refused(data.path, roots)));
       added.forEach((job, k) => {
         const data = batch[k] as ChunkJobData;
-        jobs.push({ id: job.id as string, source: data.source, output: data.output, inline: data.content !== undefined });
+        const entry: EnqueuedJob = { id: job.id as string, source: data.source, output: data.output, inline: data.content !== undefined, ...(data.path === undefined ? {} : { path: data.path }) };
+        jobs.push(entry);
+        if (refusals[k]) outside.push(entry);
       });
     }
   } finally {
     await queue.close().catch(() => {});
   }
-  return { jobs, skipped, missing };
+  return { jobs, skipped, missing, outsideRoots: outside };
 }

@@ -7,8 +7,9 @@ import type { ChunkErrorCode } from '../../errors.js';
 
 /**
  * Codes a retry cannot fix: the document itself is wrong (invalid or encrypted PDF, bad UTF-8 with `fatal`, an
- * unreadable transcript) or the job is (a bad option, malformed data). The others, a file that could not be read
- * (a shared volume that came back) or an internal failure, are retried as the job's `attempts` allow.
+ * unreadable transcript) or the job is (a bad option, malformed data, a file outside the worker's input roots).
+ * The others, a file that could not be read (a shared volume that came back), a write that failed (a full disk)
+ * or an internal failure, are retried as the job's `attempts` allow.
  */
 export const FINAL_ERROR_CODES: ReadonlySet<string> = new Set<ChunkErrorCode>([
   'ERR_INVALID_OPTION',
@@ -20,6 +21,8 @@ export const FINAL_ERROR_CODES: ReadonlySet<string> = new Set<ChunkErrorCode>([
   'ERR_PDF_INVALID',
   'ERR_PDF_TOO_LARGE',
   'ERR_TRANSCRIPT_INVALID',
+  // The worker's input roots will not have changed by the next try.
+  'ERR_INPUT_OUTSIDE_ROOTS',
 ]);
 
 /** True when a failure with this code would fail again on a retry. */

@@ -5,7 +5,7 @@
  * `bullmq` is an optional peer dependency, loaded by this entry and never by `chunkstream` itself.
  */
 export { createChunkWorker } from './worker.js';
-export type { ChunkWorker, ChunkWorkerFigures } from './worker.js';
+export type { ChunkWorker, ChunkWorkerFigures, ChunkWorkerStart, ChunkWorkerWarning } from './worker.js';
 export { enqueueFiles } from './enqueue.js';
 export type { EnqueueResult, EnqueuedJob, InlineDocument } from './enqueue.js';
 export { getQueueStatus } from './status.js';

@@ -122,6 +122,17 @@ export function isSafeOutputName(output: string): boolean {
   return output.endsWith('.jsonl');
 }
 
+/**
+ * Checks the path a job names, before anything is opened: an absolute path without NUL bytes or `..` steps. A
+ * worker resolves it against its input roots when it runs the job; these are refused earlier, as malformed data,
+ * because no honest enqueuer writes them (`enqueueFiles` writes resolved paths).
+ */
+function checkJobPath(path: unknown): void {
+  if (typeof path !== 'string' || !isAbsolute(path)) throw invalidJob('path must be an absolute path', path);
+  if (path.includes('\0')) throw invalidJob('path must not contain NUL bytes', path);
+  if (path.split(/[\\/]/).includes('..')) throw invalidJob("path must not contain '..' steps", path);
+}
+
 const FORMATS: readonly JobFormat[] = [...DOCUMENT_FORMATS, 'auto'];
 const DATA_KEYS = new Set(['version', 'source', 'output', 'format', 'path', 'content', 'bytes', 'chunkOptions', 'parseOptions']);
 
@@ -143,7 +154,7 @@ export function readJobData(value: unknown): ReadJobData {
   if (typeof output !== 'string' || !isSafeOutputName(output)) throw invalidJob('output must be a relative .jsonl path inside the output folder', output);
   if (typeof format !== 'string' || !FORMATS.includes(format as JobFormat)) throw invalidJob(`format must be one of ${FORMATS.join(', ')}`, format);
   if ((path === undefined) === (content === undefined)) throw invalidJob('exactly one of path and content must be given', { path, content: content === undefined ? undefined : '…' });
-  if (path !== undefined && (typeof path !== 'string' || !isAbsolute(path))) throw invalidJob('path must be an absolute path', path);
+  if (path !== undefined) checkJobPath(path);
   if (content !== undefined && (typeof content !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(content))) throw invalidJob('content must be base64', '…');
   if (bytes !== undefined && (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0)) throw invalidJob('bytes must be a non-negative integer', bytes);
   if (!plain(value.chunkOptions)) throw invalidJob('chunkOptions must be an object', value.chunkOptions);

@@ -4,6 +4,7 @@
  * it needs the package.
  */
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../config.js';
 import type { FileFormat } from '../../files/inputs.js';
 import type { FileParseOptions } from '../../files/process-file.js';
@@ -58,6 +59,11 @@ export interface ChunkWorkerOptions extends QueueConnectionOptions {
   maxStalledCount?: number;
   /** Name written into every job result. Default `host:pid`. */
   workerId?: string;
+  /**
+   * Folders whose files jobs may name (real paths are compared: a link out of a folder is refused). Default none:
+   * the worker reads inline documents only, and a job that names a file fails with `ERR_INPUT_OUTSIDE_ROOTS`.
+   */
+  inputRoots?: readonly string[];
 }
 
 /** The normalized, frozen form of `ChunkWorkerOptions`. */
@@ -68,6 +74,8 @@ export interface ChunkWorkerConfig extends QueueConnectionConfig {
   readonly stalledInterval: number;
   readonly maxStalledCount: number;
   readonly workerId: string;
+  /** The input roots as given, made absolute; their real paths are resolved when the worker starts. */
+  readonly inputRoots: readonly string[];
 }
 
 /** Options of `enqueueFiles`. */
@@ -84,6 +92,11 @@ export interface EnqueueOptions extends QueueConnectionOptions {
   attempts?: number;
   /** First wait before a retry, in ms, doubling at each try. Default 1000. */
   backoff?: number;
+  /**
+   * The input roots the workers are given, to list in `outsideRoots` the jobs that name a file they would refuse.
+   * Default none, as a worker's: then every job that names a file by path is listed.
+   */
+  inputRoots?: readonly string[];
 }
 
 /** The normalized, frozen form of `EnqueueOptions`. */
@@ -94,6 +107,7 @@ export interface EnqueueConfig extends QueueConnectionConfig {
   readonly inlineBelow: number;
   readonly attempts: number;
   readonly backoff: number;
+  readonly inputRoots: readonly string[];
 }
 
 function objectOf(what: string, options: unknown): Record<string, unknown> {
@@ -119,6 +133,16 @@ function text(option: string, value: unknown, fallback: string): string {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || value === '') throw invalidOption(option, 'must be a non-empty string', value);
   return value;
+}
+
+/** Checks a list of input roots (non-empty paths without NUL bytes) and makes them absolute. */
+function roots(value: unknown): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value)) throw invalidOption('inputRoots', 'must be an array of folder paths', value);
+  for (const root of value) {
+    if (typeof root !== 'string' || root === '' || root.includes('\0')) throw invalidOption('inputRoots', 'must hold non-empty folder paths without NUL bytes', root);
+  }
+  return Object.freeze(value.map((root: string) => resolve(root)));
 }
 
 /** The URL as messages show it: without its password. */
@@ -186,7 +210,7 @@ export function normalizeStatusOptions(options: QueueStatusOptions = {}): QueueS
   return Object.freeze({ ...normalizeConnection(o), failedLimit: integer('failedLimit', o.failedLimit, 1000, 0, 1_000_000) });
 }
 
-const WORKER_KEYS = [...CONNECTION_KEYS, 'outDir', 'concurrency', 'lockDuration', 'stalledInterval', 'maxStalledCount', 'workerId'];
+const WORKER_KEYS = [...CONNECTION_KEYS, 'outDir', 'concurrency', 'lockDuration', 'stalledInterval', 'maxStalledCount', 'workerId', 'inputRoots'];
 
 /** Normalizes the options of `createChunkWorker`. */
 export function normalizeWorkerOptions(options: ChunkWorkerOptions): ChunkWorkerConfig {
@@ -202,10 +226,11 @@ export function normalizeWorkerOptions(options: ChunkWorkerOptions): ChunkWorker
     stalledInterval: integer('stalledInterval', o.stalledInterval, 30_000, 100, 24 * 3600 * 1000),
     maxStalledCount: integer('maxStalledCount', o.maxStalledCount, 1, 0, 1000),
     workerId: text('workerId', o.workerId, `${hostname()}:${process.pid}`),
+    inputRoots: roots(o.inputRoots),
   });
 }
 
-const ENQUEUE_KEYS = [...CONNECTION_KEYS, 'format', 'chunkOptions', 'parseOptions', 'inlineBelow', 'attempts', 'backoff'];
+const ENQUEUE_KEYS = [...CONNECTION_KEYS, 'format', 'chunkOptions', 'parseOptions', 'inlineBelow', 'attempts', 'backoff', 'inputRoots'];
 
 /** Normalizes the options of `enqueueFiles`: chunking and parse options are checked with the library's own rules. */
 export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueConfig {
@@ -232,5 +257,6 @@ export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueCo
     inlineBelow: integer('inlineBelow', o.inlineBelow, 0, 0, MAX_INLINE_BYTES),
     attempts: integer('attempts', o.attempts, 3, 1, 100),
     backoff: integer('backoff', o.backoff, 1000, 0, 24 * 3600 * 1000),
+    inputRoots: roots(o.inputRoots),
   });
 }

@@ -5,15 +5,16 @@
  * becomes a failed job whose reason starts with the error's code; codes a retry cannot fix are marked
  * unrecoverable, so BullMQ does not spend the job's attempts on them.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError, WaitingError } from 'bullmq';
 import { isChunkError } from '../../errors.js';
 import { writeText } from '../../files/output.js';
-import { DEFAULT_BATCH_CHARS, processFile, type FileError } from '../../files/process-file.js';
+import { DEFAULT_BATCH_CHARS, describeError, processFile, type FileError, type OpenedInput } from '../../files/process-file.js';
 import type { InputFile } from '../../files/inputs.js';
 import { formatFailedReason, isFinalErrorCode } from './failure.js';
+import { openConfined, resolveInputRoots } from './input-roots.js';
 import { readJobData, type ChunkJobResult, type ReadJobData } from './job-data.js';
 import { openJobOutput, removeStaleTemps, type JobOutput } from './job-output.js';
 
@@ -33,6 +34,12 @@ export interface ChunkProcessorOptions {
   readonly outDir: string;
   /** Name written into every result. */
   readonly workerId: string;
+  /**
+   * Folders whose files jobs may name; their real paths are resolved here, once (`ERR_INVALID_OPTION` for one that
+   * is not a folder). Default none: only inline documents are read, and a job naming a file fails with
+   * `ERR_INPUT_OUTSIDE_ROOTS`, for good.
+   */
+  readonly inputRoots?: readonly string[];
 }
 
 /** A BullMQ processor: `(job, token, signal)` → the job's result. Aborting `signal` hands the job back. */
@@ -48,13 +55,36 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
-/** Where the processor reads the document: its shared path, or a temporary copy of inline content. */
-async function materialize(data: ReadJobData): Promise<{ path: string; cleanup(): Promise<void> }> {
-  if (data.path !== undefined) return { path: data.path, cleanup: async () => {} };
-  const dir = await mkdtemp(join(tmpdir(), 'chunkstream-job-'));
-  const path = join(dir, 'input');
-  await writeFile(path, Buffer.from(data.content as string, 'base64'));
-  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+/** The document a job reads, and how to let go of it. */
+interface JobInput {
+  readonly input: InputFile | OpenedInput;
+  cleanup(): Promise<void>;
+}
+
+/** Opens the file a job names, under the input roots; a refusal or a read error becomes the job's error. */
+async function openNamed(data: ReadJobData, roots: readonly string[]): Promise<JobInput> {
+  const path = data.path as string;
+  let handle: FileHandle;
+  try {
+    handle = await openConfined(path, roots);
+  } catch (error) {
+    throw jobError(isChunkError(error) ? { code: error.code, message: error.message } : describeError(error));
+  }
+  const input: OpenedInput = { path, source: data.source, format: data.format, bytes: data.bytes, handle };
+  // The read stream closes the handle once it is read; this covers a run that ends before reading it.
+  return { input, cleanup: () => handle.close().catch(() => {}) };
+}
+
+/** Copies a job's inline document to a temporary file, the input every format's reader takes. */
+async function copyInline(data: ReadJobData): Promise<JobInput> {
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'chunkstream-job-'));
+    const path = join(dir, 'input');
+    await writeFile(path, Buffer.from(data.content as string, 'base64'));
+    return { input: { path, source: data.source, format: data.format, bytes: data.bytes }, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    throw jobError({ code: 'ERR_WRITE', message: `Cannot copy the inline document to a temporary file: ${(error as Error).message}` });
+  }
 }
 
 /**
@@ -63,6 +93,7 @@ async function materialize(data: ReadJobData): Promise<{ path: string; cleanup()
  */
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
   const { outDir, workerId } = options;
+  const roots = resolveInputRoots(options.inputRoots ?? []);
   // Three declared parameters: BullMQ passes the abort signal only to processors that take one.
   return async function processChunkJob(job: ChunkJobLike, token?: string, signal?: AbortSignal): Promise<ChunkJobResult> {
     let data: ReadJobData;
@@ -76,20 +107,16 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
     const cannotWrite = (error: unknown): Error => jobError({ code: 'ERR_WRITE', message: `Cannot write ${target}: ${(error as Error).message}` });
     let opening: Promise<JobOutput> | undefined;
     let writeFailure: unknown;
-    let source: { path: string; cleanup(): Promise<void> } | undefined;
+    let source: JobInput | undefined;
     try {
-      try {
-        source = await materialize(data);
-      } catch (error) {
-        throw jobError({ code: 'ERR_WRITE', message: `Cannot copy the inline document to a temporary file: ${(error as Error).message}` });
-      }
+      source = data.path !== undefined ? await openNamed(data, roots) : await copyInline(data);
       const run = job.id !== undefined && Number.isInteger(job.attemptsStarted) && (job.attemptsStarted as number) > 0 ? { jobId: job.id, run: job.attemptsStarted as number } : undefined;
       if (run) await removeStaleTemps(target, run);
       // The output file opens while the input is opened and parsed: one wait on the disk fewer per job.
       opening = openJobOutput(target, run);
       opening.catch(() => {});
       const output = opening;
-      const input: InputFile = { path: source.path, source: data.source, format: data.format, bytes: data.bytes };
+      const { input } = source;
       const config = { chunkOptions: data.chunkOptions, parseOptions: data.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
       const result = await processFile(
         input,

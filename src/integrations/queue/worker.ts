@@ -8,6 +8,7 @@ import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import { bullOptions } from './connection.js';
 import type { ChunkJobData, ChunkJobResult } from './job-data.js';
 import { normalizeWorkerOptions, type ChunkWorkerConfig, type ChunkWorkerOptions } from './options.js';
+import { resolveInputRoots } from './input-roots.js';
 import { createChunkProcessor } from './processor.js';
 
 /** What one worker has done since it started. */
@@ -27,13 +28,32 @@ export interface ChunkWorkerFigures {
   readonly chunkingMs: number;
 }
 
+/** Something about a worker's settings or its Redis that an operator should know, said once at start. */
+export interface ChunkWorkerWarning {
+  /**
+   * `INLINE_ONLY`: no input roots, so jobs naming a file will fail. Others come from the Redis check
+   * (`checkRedisSettings`).
+   */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What a worker found when it started. */
+export interface ChunkWorkerStart {
+  /** Real paths of the input roots (links resolved); empty when the worker reads inline documents only. */
+  readonly inputRoots: readonly string[];
+  readonly warnings: readonly ChunkWorkerWarning[];
+}
+
 /** A running worker. */
 export interface ChunkWorker {
   /** The BullMQ worker, for its events (`active`, `completed`, `failed`, `error`, `stalled`, …). */
   readonly worker: Worker<ChunkJobData, ChunkJobResult>;
   readonly config: ChunkWorkerConfig;
-  /** Resolves once the worker is connected and taking jobs. */
-  ready(): Promise<void>;
+  /** Real paths of the input roots, resolved at creation. */
+  readonly inputRoots: readonly string[];
+  /** Resolves once the worker is connected and taking jobs, with what it found when it started. */
+  ready(): Promise<ChunkWorkerStart>;
   /** What this worker has done so far. */
   figures(): ChunkWorkerFigures;
   /**
@@ -49,10 +69,19 @@ export interface ChunkWorker {
   close(options?: { handBack?: boolean }): Promise<void>;
 }
 
-/** Creates a worker on the queue and starts it. Throws `ERR_INVALID_OPTION` for a bad option. */
+/** The warning of a worker without input roots. */
+function inlineOnly(): ChunkWorkerWarning {
+  return { code: 'INLINE_ONLY', message: 'no input roots: this worker reads inline documents only, and a job that names a file fails with ERR_INPUT_OUTSIDE_ROOTS (give inputRoots, or --input-root DIR)' };
+}
+
+/**
+ * Creates a worker on the queue and starts it. Throws `ERR_INVALID_OPTION` for a bad option (an input root that
+ * is not a folder included), `ERR_MISSING_DEPENDENCY` when `ioredis` is not installed.
+ */
 export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   const config = normalizeWorkerOptions(options);
-  const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId });
+  const inputRoots = resolveInputRoots(config.inputRoots);
+  const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId, inputRoots });
   const figures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
   // Aborted to hand back every job in progress. BullMQ's own cancelAllJobs would miss a job taken but not yet
   // started (its 'active' event comes first), so each run listens to this too.
@@ -94,8 +123,10 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   return {
     worker,
     config,
+    inputRoots,
     ready: async () => {
       await worker.waitUntilReady();
+      return { inputRoots, warnings: inputRoots.length === 0 ? [inlineOnly()] : [] };
     },
     figures: () => ({ ...figures }),
     async untilQueueDone(pollMs = 500) {

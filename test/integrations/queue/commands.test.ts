@@ -1,5 +1,5 @@
 
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ describe('queue commands: usage', () => {
     expect(args).toEqual({
       inputs: ['a.md'],
       quiet: false,
+      rootsGiven: false,
       options: { redis: 'redis://h:1', queue: 'docs', chunkOptions: { maxSize: 300, unit: 'chars', markers: [/\n==/m] }, parseOptions: {}, inlineBelow: 100 },
     });
     expect(parseEnqueueArgs(['--help'])).toBe('help');
@@ -53,6 +54,7 @@ describe('queue commands: usage', () => {
     [['worker', '--out-dir', 'o', 'extra.md'], 'chunkstream worker: ERR_INVALID_OPTION Invalid option arguments: worker takes no file arguments, got ["extra.md"]'],
     [['worker', '--out-dir', 'o', '--lock-duration', '10'], 'chunkstream worker: ERR_INVALID_OPTION Invalid option lockDuration: must be an integer between 100 and 86400000, got 10'],
     [['worker', '--out-dir', 'o', '--max-size', '10'], "chunkstream worker: ERR_INVALID_OPTION Unknown option '--max-size'"],
+    [['worker', '--out-dir', 'o', '--input-root', ''], 'chunkstream worker: ERR_INVALID_OPTION Invalid option inputRoots: must hold non-empty folder paths without NUL bytes, got ""'],
     [['status', '--queue', 'a:b'], 'chunkstream status: ERR_INVALID_OPTION Invalid option queue: must not contain ":", got "a:b"'],
     [['status', '--failed-limit=-1'], 'chunkstream status: ERR_INVALID_OPTION Invalid option failedLimit: must be an integer between 0 and 1000000, got -1'],
   ];
@@ -83,7 +85,7 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
   }
 
   function scenario(queue: string, outDir: string): KillScenario {
-    return { redis: redis.url, queue, outDir, fifo: '', fifoContent: '', inputs: [], chunkFlags: [], lockMs: 5000, stalledMs: 5000, deadlineMs: 60_000 };
+    return { redis: redis.url, queue, outDir, inputRoots: [dir], fifo: '', fifoContent: '', inputs: [], chunkFlags: [], lockMs: 5000, stalledMs: 5000, deadlineMs: 60_000 };
   }
 
   it('enqueue prints the job count; status shows counts and failed files with their codes', async () => {
@@ -97,14 +99,18 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     expect(enqueue.stdout).toBe('2\n');
     expect(enqueue.stderr).toContain(`${join(dir, 'nope.md')}: ERR_READ`);
     expect(enqueue.stderr).toContain('chunkstream enqueue: 2 job(s) added');
+    // No --input-root: a worker with the default settings would refuse both files, and enqueue says how to fix it.
+    expect(enqueue.stderr).toContain(`chunkstream enqueue: warning: 2 job(s) name their file by path (${good}, ${broken}); a worker reads files only under its --input-root folders and refuses them without one (ERR_INPUT_OUTSIDE_ROOTS).\nchunkstream enqueue: start the workers with --input-root ${dir} (enqueue takes the same flag`);
 
     const waiting = await runCli(['status', '--redis', redis.url, '--queue', queue]);
     expect(waiting.code).toBe(0);
     expect(waiting.stdout).toBe(`queue ${queue} at ${redis.url}\nwaiting 2, active 0, delayed 0, completed 0, failed 0\n`);
 
     const out = join(dir, `out-${queue}`);
-    const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained', '--stats-json', join(dir, 'w.json')]);
+    const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--input-root', dir, '--exit-when-drained', '--stats-json', join(dir, 'w.json')]);
     expect(worker.code).toBe(0);
+    expect(worker.stderr).toContain(`reading files under ${realpathSync(dir)}, writing to ${out}`);
+    expect(worker.stderr).not.toContain('warning');
     expect(worker.stdout).toMatch(/^completed \S+ .*good\.md: 1 chunks, \d+ ms$/m);
     expect(worker.stdout).toMatch(/^failed \S+ .*broken\.pdf: ERR_PDF_INVALID /m);
     const figures = JSON.parse(readFileSync(join(dir, 'w.json'), 'utf8'));
@@ -125,8 +131,28 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     expect(enqueue.code).toBe(0);
     expect(enqueue.stderr).toContain('1 job(s) added (1 inline)');
     const out = join(dir, `out-${queue}`);
-    expect((await runCli(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained'])).code).toBe(0);
+    expect(enqueue.stderr).not.toContain('warning');
+    const worker = await runCli(['worker', '--quiet', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--exit-when-drained']);
+    expect(worker.code).toBe(0);
+    expect(worker.stderr).toContain('reading inline documents only');
+    expect(worker.stderr).toContain('chunkstream worker: warning: no input roots: this worker reads inline documents only, and a job that names a file fails with ERR_INPUT_OUTSIDE_ROOTS');
     expect(readFileSync(join(out, 'stdin.jsonl'), 'utf8')).toBe((await runCli(['-q', '-'], { stdin: text })).stdout);
+  });
+
+  it('enqueue checks files against the --input-root folders it is given; a worker refuses a root that is not a folder', async () => {
+    const queue = `c${++queues}`;
+    const inside = join(dir, 'inside');
+    mkdirSync(inside, { recursive: true });
+    const file = join(inside, 'a.md');
+    writeFileSync(file, '# A\n\nText.\n');
+    const same = await runCli(['enqueue', '--redis', redis.url, '--queue', queue, '--input-root', inside, file]);
+    expect(same.code).toBe(0);
+    expect(same.stderr).not.toContain('warning');
+    const elsewhere = await runCli(['enqueue', '--redis', redis.url, '--queue', queue, '--input-root', join(dir, 'elsewhere'), '--input-root', '/srv', file]);
+    expect(elsewhere.stderr).toContain(`chunkstream enqueue: warning: 1 job(s) name a file outside --input-root ${join(dir, 'elsewhere')}, /srv, which workers with these roots refuse (ERR_INPUT_OUTSIDE_ROOTS): ${file}\n`);
+    const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', join(dir, 'o'), '--input-root', join(dir, 'elsewhere')]);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain(`chunkstream worker: ERR_INVALID_OPTION Invalid option inputRoots: ${join(dir, 'elsewhere')} cannot be resolved`);
   });
 
   it('status says when Redis cannot be reached (exit 1)', async () => {

@@ -45,7 +45,7 @@ describeCorpus('queue: three workers over the corpus, one killed with SIGKILL mi
     const outDir = join(dir, 'out');
 
     // A large corpus PDF takes seconds on a busy machine: locks long enough that only the killed worker loses its own.
-    const outcome = await runKillScenario({ redis: redis.url, queue: 'corpus', outDir, fifo, fifoContent, inputs, chunkFlags, lockMs: 8000, stalledMs: 1000, deadlineMs: 600_000 });
+    const outcome = await runKillScenario({ redis: redis.url, queue: 'corpus', outDir, inputRoots: [dir, corpusPath('md'), corpusPath('pdf')], fifo, fifoContent, inputs, chunkFlags, lockMs: 8000, stalledMs: 1000, deadlineMs: 600_000 });
     const { status, victim, others, fifoJob } = outcome;
     expect(outcome.victimExit.signal).toBe('SIGKILL');
     expect(outcome.othersExit).toEqual([{ code: 0, signal: null }, { code: 0, signal: null }]);

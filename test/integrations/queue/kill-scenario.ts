@@ -29,6 +29,8 @@ export interface KillScenario {
   readonly queue: string;
   /** Where the workers write. */
   readonly outDir: string;
+  /** The workers' input roots (`--input-root`). */
+  readonly inputRoots: readonly string[];
   /** The named pipe (made with mkfifo) that the first job reads, and what to write into it once the victim is dead. */
   readonly fifo: string;
   readonly fifoContent: string;
@@ -60,7 +62,7 @@ export const started: ChildProcess[] = [];
 
 /** Starts `chunkstream worker` with the scenario's settings. */
 export function startWorker(name: string, s: KillScenario, concurrency: number): WorkerProcess {
-  const args = ['worker', '--redis', s.redis, '--queue', s.queue, '--out-dir', s.outDir, '--concurrency', String(concurrency), '--lock-duration', String(s.lockMs), '--stalled-interval', String(s.stalledMs), '--worker-id', name];
+  const args = ['worker', '--redis', s.redis, '--queue', s.queue, '--out-dir', s.outDir, ...s.inputRoots.flatMap((r) => ['--input-root', r]), '--concurrency', String(concurrency), '--lock-duration', String(s.lockMs), '--stalled-interval', String(s.stalledMs), '--worker-id', name];
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   const w: WorkerProcess = {

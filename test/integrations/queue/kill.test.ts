@@ -67,6 +67,7 @@ describe.skipIf(!RUN_REDIS_TESTS)('three workers, one killed with SIGKILL mid-ru
       redis: redis.url,
       queue: 'kill',
       outDir,
+      inputRoots: [dir],
       fifo,
       fifoContent,
       inputs: files,

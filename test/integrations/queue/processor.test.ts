@@ -30,7 +30,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const processor = () => createChunkProcessor({ outDir, workerId: 'test:1' });
+const processor = () => createChunkProcessor({ outDir, workerId: 'test:1', inputRoots: [ROOT, dir] });
 
 function jobFor(data: Partial<ChunkJobData>, extra: Partial<ChunkJobLike> = {}): ChunkJobLike {
   return { id: '1', data: { version: 1, format: 'auto', chunkOptions: {}, parseOptions: {}, ...data }, ...extra };
@@ -127,7 +127,7 @@ describe('chunk job processor', () => {
     // The output folder's place is taken by a file: nothing can be created under it.
     const blocked = join(dir, 'blocked');
     writeFileSync(blocked, 'a file, not a folder');
-    const error = await rejection(createChunkProcessor({ outDir: blocked, workerId: 'test:1' })(jobFor({ source: 'samples/guide.md', output: 'g.jsonl', format: 'markdown', path: join(ROOT, 'samples/guide.md') })));
+    const error = await rejection(createChunkProcessor({ outDir: blocked, workerId: 'test:1', inputRoots: [ROOT] })(jobFor({ source: 'samples/guide.md', output: 'g.jsonl', format: 'markdown', path: join(ROOT, 'samples/guide.md') })));
     expect(error).not.toBeInstanceOf(UnrecoverableError);
     expect(error.message).toMatch(/^ERR_WRITE Cannot write /);
   });

@@ -3,9 +3,10 @@
  * documents, handing jobs back. Each test uses its own queue name.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChunkWorker, enqueueFiles, getQueueStatus, type ChunkWorker } from '../../../src/integrations/queue/index.js';
 import { outDirPath } from '../../../src/files/output.js';
@@ -40,7 +41,7 @@ function tree(root: string): Record<string, string> {
 }
 
 function worker(queue: string, outDir: string, extra: Record<string, unknown> = {}): ChunkWorker {
-  const w = createChunkWorker({ redis: redis.url, queue, outDir, workerId: `test-${workers.length}`, ...extra });
+  const w = createChunkWorker({ redis: redis.url, queue, outDir, workerId: `test-${workers.length}`, inputRoots: [dir, ROOT], ...extra });
   workers.push(w);
   return w;
 }
@@ -146,6 +147,52 @@ describe.skipIf(!RUN_REDIS_TESTS)('chunkstream/queue on a real Redis', () => {
     await second.close();
     expect(second.figures()).toMatchObject({ completed: 1, failed: 0 });
     expect((await getQueueStatus({ redis: redis.url, queue })).counts).toMatchObject({ completed: 1, failed: 0, waiting: 0, active: 0 });
+  });
+
+  it('refuses jobs naming files outside the input roots at once, each with its code, and still runs inline jobs without roots', async () => {
+    const queue = nextQueue();
+    const root = join(dir, 'roots');
+    mkdirSync(root);
+    writeFileSync(join(root, 'ok.md'), markdown('Inside', 2));
+    symlinkSync('/etc/passwd', join(root, 'passwd.md'));
+    // What anyone who can write to the queue may add: job data of their own, with retries to spend.
+    const raw = new Queue(queue, { connection: { url: redis.url } });
+    const data = (source: string, extra: object) => ({ version: 1, source, output: `${source}.jsonl`, format: 'markdown', chunkOptions: {}, parseOptions: {}, ...extra });
+    await raw.addBulk(
+      [
+        data('passwd', { path: '/etc/passwd' }),
+        data('link', { path: join(root, 'passwd.md') }),
+        data('dots', { path: `${root}/../../../etc/passwd` }),
+        data('ok', { path: join(root, 'ok.md') }),
+      ].map((d) => ({ name: 'chunk', data: d, opts: { attempts: 3, backoff: { type: 'fixed', delay: 10 } } })),
+    );
+    await raw.close();
+    const out = join(dir, 'out-roots');
+    const confined = worker(queue, out, { inputRoots: [root] });
+    expect((await confined.ready()).warnings).toEqual([]);
+    await confined.untilQueueDone(100);
+    await confined.close();
+    const status = await getQueueStatus({ redis: redis.url, queue });
+    expect(status.counts).toMatchObject({ completed: 1, failed: 3, waiting: 0, active: 0, delayed: 0 });
+    const realRoot = realpathSync(root);
+    expect(status.failed.map((f) => [f.source, f.code, f.attemptsMade, f.message]).sort()).toEqual([
+      ['dots', 'ERR_INVALID_INPUT', 1, `Invalid job data: path must not contain '..' steps, got ${JSON.stringify(`${root}/../../../etc/passwd`)}`],
+      ['link', 'ERR_INPUT_OUTSIDE_ROOTS', 1, `Refused to read ${join(root, 'passwd.md')} (it resolves to /etc/passwd): it is outside this worker's input roots (${realRoot})`],
+      ['passwd', 'ERR_INPUT_OUTSIDE_ROOTS', 1, `Refused to read /etc/passwd: it is outside this worker's input roots (${realRoot})`],
+    ]);
+    expect(readdirSync(out)).toEqual(['ok.jsonl']);
+
+    // A worker without roots: inline documents only, and it says so when it starts.
+    const inlineQueue = nextQueue();
+    const added = await enqueueFiles([{ source: 'memo.md', content: '# Memo\n\nCarried in the job.\n' }, join(root, 'ok.md')], { redis: redis.url, queue: inlineQueue });
+    expect(added.outsideRoots.map((j) => j.source)).toEqual([join(root, 'ok.md')]);
+    const plain = createChunkWorker({ redis: redis.url, queue: inlineQueue, outDir: join(dir, 'out-inline') });
+    workers.push(plain);
+    expect(await plain.ready()).toEqual({ inputRoots: [], warnings: [expect.objectContaining({ code: 'INLINE_ONLY' })] });
+    await plain.untilQueueDone(100);
+    await plain.close();
+    expect(plain.figures()).toMatchObject({ completed: 1, failed: 1, retried: 0 });
+    expect((await getQueueStatus({ redis: redis.url, queue: inlineQueue })).failed).toEqual([expect.objectContaining({ source: join(root, 'ok.md'), code: 'ERR_INPUT_OUTSIDE_ROOTS', attemptsMade: 1 })]);
   });
 
   it('says when Redis cannot be reached, with ERR_QUEUE_UNAVAILABLE, instead of waiting for it', async () => {

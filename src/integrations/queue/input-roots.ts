@@ -1,0 +1,106 @@
+/**
+ * Confined inputs. Whoever can write to the queue chooses the paths a worker opens, so a worker reads a job's file
+ * only when it lies under one of the folders it was given (its input roots), and none at all without them.
+ *
+ * The check is made on the real path (every symbolic link followed), so a link inside a root that points out of it
+ * is refused; and it is made again on the file actually opened, so that a link swapped in between the check and
+ * the open (a path that changed under the worker) cannot carry the read elsewhere. On Linux the kernel names the
+ * opened file (`/proc/self/fd/N`); elsewhere the real path is resolved again after the open and must name the very
+ * file that was opened (same device and inode).
+ */
+import { constants, realpathSync, statSync } from 'node:fs';
+import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { ChunkError } from '../../errors.js';
+
+/** Opening flags: read only, and the last step of the path not followed if it became a link since it was resolved. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** True when `path` (a real, absolute path) is `root` or lies under it. */
+export function isUnderRoot(path: string, root: string): boolean {
+  if (path === root) return true;
+  return path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** True when `path` lies under one of `roots`. */
+export function isUnderRoots(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => isUnderRoot(path, root));
+}
+
+/**
+ * The real paths of the roots a worker is given, checked once at start: each must be an existing folder. Throws
+ * `ERR_INVALID_OPTION` naming the root.
+ */
+export function resolveInputRoots(roots: readonly string[]): readonly string[] {
+  return Object.freeze(
+    roots.map((root) => {
+      let real: string;
+      try {
+        real = realpathSync(resolve(root));
+      } catch (error) {
+        throw new ChunkError('ERR_INVALID_OPTION', `Invalid option inputRoots: ${root} cannot be resolved (${(error as Error).message})`, { option: 'inputRoots', cause: error });
+      }
+      if (!statSync(real).isDirectory()) throw new ChunkError('ERR_INVALID_OPTION', `Invalid option inputRoots: ${root} is not a folder`, { option: 'inputRoots' });
+      return real;
+    }),
+  );
+}
+
+/** The roots as messages show them. */
+export function describeRoots(roots: readonly string[]): string {
+  return roots.length === 0 ? 'none: this worker reads inline documents only' : roots.join(', ');
+}
+
+/** The coded error of a path a worker refuses. */
+export function outsideRoots(path: string, roots: readonly string[], real?: string): ChunkError {
+  const resolved = real !== undefined && real !== path ? ` (it resolves to ${real})` : '';
+  const why = roots.length === 0 ? 'this worker has no input roots and reads inline documents only' : `it is outside this worker's input roots (${roots.join(', ')})`;
+  return new ChunkError('ERR_INPUT_OUTSIDE_ROOTS', `Refused to read ${path}${resolved}: ${why}`, { source: path });
+}
+
+/** Where the kernel says an open file is, on Linux; undefined elsewhere. */
+async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks that `handle`, opened from `real`, is a file under `roots` now that it is open: the kernel's name for it
+ * (Linux), or else the real path resolved again and naming the same file. Throws `ERR_INPUT_OUTSIDE_ROOTS`.
+ */
+export async function checkOpened(handle: FileHandle, path: string, real: string, roots: readonly string[]): Promise<void> {
+  const opened = await openedPath(handle);
+  if (opened !== undefined) {
+    if (!isUnderRoots(opened, roots)) throw outsideRoots(path, roots, opened);
+    return;
+  }
+  const [held, again, there] = await Promise.all([handle.stat(), realpath(real).catch(() => undefined), stat(real).catch(() => undefined)]);
+  if (again !== real || there === undefined || there.dev !== held.dev || there.ino !== held.ino) throw outsideRoots(path, roots, again);
+}
+
+/**
+ * Opens a job's file for reading when its real path lies under one of `roots` (real paths, from
+ * `resolveInputRoots`). Rejects with `ERR_INPUT_OUTSIDE_ROOTS` (naming the path and where it resolves) for a file
+ * outside them, or for any file when there are none; with `ERR_INVALID_INPUT` for a folder, a device or a socket;
+ * with Node's own error when the file cannot be read (for a retry). The caller closes the handle.
+ */
+export async function openConfined(path: string, roots: readonly string[]): Promise<FileHandle> {
+  if (roots.length === 0) throw outsideRoots(path, roots);
+  const real = await realpath(path);
+  if (!isUnderRoots(real, roots)) throw outsideRoots(path, roots, real);
+  // A named pipe waits here for its writer, as a plain read of it would.
+  const handle = await open(real, OPEN_FLAGS);
+  try {
+    await checkOpened(handle, path, real, roots);
+    const kind = await handle.stat();
+    // A pipe is read as a stream (the kill tests hold a worker inside a job with one); a device could be endless.
+    if (!kind.isFile() && !kind.isFIFO()) throw new ChunkError('ERR_INVALID_INPUT', `Refused to read ${path}: not a file`, { source: path });
+    return handle;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
