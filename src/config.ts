@@ -8,7 +8,7 @@ import { optionKeys } from './options.js';
 
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
 /** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
-export const FORMATS = ['markdown', 'pdf', 'transcript', 'text'] as const;
+export const FORMATS = ['markdown', 'pdf', 'transcript', 'text', 'html'] as const;
 /** A format chunkstream reads. */
 export type DocumentFormat = (typeof FORMATS)[number];
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */
@@ -51,6 +51,11 @@ export interface ParseOptions {
   maxPdfSeconds?: number;
   /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 512. */
   maxPdfMemoryMb?: number;
+  /**
+   * What of an HTML page is read: `'main'` (default) its content only — the `main` element, else a single
+   * `article`, and never navigation, banners, footers or complementary content; `'all'` every visible element.
+   */
+  htmlContent?: 'main' | 'all';
   /** Aborting ends the stream with an `AbortError`. */
   signal?: AbortSignal;
 }
@@ -68,6 +73,7 @@ export interface ParseConfig {
   readonly password: string | undefined;
   readonly maxPdfSeconds: number;
   readonly maxPdfMemoryMb: number;
+  readonly htmlContent: 'main' | 'all';
   readonly signal: AbortSignal | undefined;
 }
 
@@ -279,6 +285,7 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
     password: o.password,
     maxPdfSeconds: seconds('maxPdfSeconds', o.maxPdfSeconds, DEFAULT_PDF_SECONDS),
     maxPdfMemoryMb: integer('maxPdfMemoryMb', o.maxPdfMemoryMb, DEFAULT_PDF_MEMORY_MB, MIN_PDF_MEMORY_MB, 64 * 1024),
+    htmlContent: oneOf('htmlContent', o.htmlContent, ['main', 'all'] as const, 'main'),
     signal: signalOption(o.signal),
   });
 }

@@ -22,6 +22,7 @@ export { createSizer, createTokenSizer, countTokens, type SizerConfig } from './
 export { createTextSplitter, type TextSplitterConfig } from './chunking/text-splitter.js';
 export { parseMarkdown } from './parsers/markdown/parse.js';
 export { parseText } from './parsers/text/parse.js';
+export { parseHtml, type HtmlDocumentResult } from './parsers/html/parse.js';
 export { parse, detectFormat } from './stream/parse.js';
 export { trackHeadings } from './stream/track-headings.js';
 export type { PdfDocument, PdfInfo, PdfInfoListener } from './parsers/pdf/reader.js';

@@ -57,12 +57,13 @@ export interface OptionRow {
 
 /** Every option. Rows with a flag are in help order within their group. */
 export const OPTION_TABLE: readonly OptionRow[] = [
-  { key: 'format', scope: 'parse', flag: { group: 'Input', name: 'format', value: 'text', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript or text', default: 'from the extension, then the first bytes (%PDF-)' } },
+  { key: 'format', scope: 'parse', flag: { group: 'Input', name: 'format', value: 'text', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript, text or html', default: 'from the extension, then the first bytes (%PDF-)' } },
   { key: 'password', scope: 'parse', flag: { group: 'Input', name: 'password', value: 'text', arg: 'TEXT', help: 'Password of encrypted PDFs' } },
   { key: 'fatal', scope: 'parse', flag: { group: 'Input', name: 'fatal', value: 'switch', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false' } },
   { key: 'maxPdfBytes', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-bytes', value: 'integer', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456' } },
   { key: 'maxPdfSeconds', scope: 'parse', flag: { group: 'Input', name: 'timeout', value: 'integer', arg: 'SECONDS', help: 'Seconds one PDF file may take to read; past them the file fails with ERR_PDF_LIMIT', default: '25' } },
   { key: 'maxPdfMemoryMb', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-memory-mb', value: 'integer', arg: 'MB', help: 'Memory the reader of one PDF file may use; past it the file fails with ERR_PDF_LIMIT', default: '256' } },
+  { key: 'htmlContent', scope: 'parse', flag: { group: 'Input', name: 'html-content', value: 'text', arg: 'MODE', help: "What of an HTML page is read: main (its content, no navigation, banners or footers) or all", default: 'main' } },
   { key: 'maxBufferBytes', scope: 'parse' },
   { key: 'batchSize', scope: 'parse' },
   { key: 'maxBatchSize', scope: 'parse' },

@@ -85,6 +85,13 @@ export interface BlockBase {
    * page after `page`, so a piece of the block knows its pages.
    */
   readonly pageBreaks?: readonly number[];
+  /**
+   * Where the block comes from in the HTML source (HTML and Word): UTF-16 offsets `[sourceStart, sourceEnd)` into
+   * the decoded source, from the start tag of its element to the end of its end tag, so the original can be
+   * highlighted. Its `start`/`end` point into the extracted document text.
+   */
+  readonly sourceStart?: number;
+  readonly sourceEnd?: number;
   /** Attached by `trackHeadings()`. */
   readonly heading?: HeadingContext;
   /**

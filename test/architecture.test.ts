@@ -55,6 +55,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 const OWNED: readonly { prefix: RegExp; room: string }[] = [
   { prefix: /^(mdast|micromark|remark|unified)/, room: 'parsers/markdown' },
   { prefix: /^pdfjs-dist/, room: 'parsers/pdf' },
+  { prefix: /^htmlparser2/, room: 'parsers/html' },
 ];
 
 const files = sources();

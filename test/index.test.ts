@@ -41,6 +41,7 @@ describe('public API', () => {
         "normalizeParseOptions",
         "pageMarks",
         "parse",
+        "parseHtml",
         "parseMarkdown",
         "parsePdf",
         "parseText",

@@ -21,6 +21,7 @@ export interface FileParseOptions {
   maxPdfBytes?: number;
   maxPdfSeconds?: number;
   maxPdfMemoryMb?: number;
+  htmlContent?: 'main' | 'all';
 }
 
 /** Settings of `processFile`: plain data, so it crosses to a worker thread as is. */

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { DocumentFormat, ParseConfig, ParseOptions, StrategyName } from '../config.js';
-import type { StageCore } from '../core.js';
+import type { StageCore, StageOutput } from '../core.js';
 import { ChunkError } from '../errors.js';
 import type { Block } from '../types.js';
 import { createMarkdownStreamCore } from './markdown/batch-scheduler.js';
@@ -165,11 +165,44 @@ const text: FormatEntry = {
   },
 };
 
+/** `<!doctype html` or `<html` first, after a BOM, whitespace and comments. */
+const HTML_START = /^(?:\xef\xbb\xbf)?(?:\s|<!--[\s\S]*?-->)*<(?:!doctype\s+html|html)[\s>]/i;
+
+const html: FormatEntry = {
+  name: 'html',
+  title: 'HTML',
+  extensions: ['.html', '.htm', '.xhtml'],
+  signature: (head) => HTML_START.test(head),
+  parseOptions: ['fatal', 'htmlContent'],
+  reader: { input: 'stream', createCore: (config) => lazyCore(async () => (await import('./html/parse.js')).createHtmlCore(config)) },
+  async readDocument(path, config) {
+    const { readHtmlFile } = await import('./html/parse.js');
+    return readHtmlFile(path, config);
+  },
+};
+
 /** Every format, by name. */
-export const FORMAT_TABLE: Readonly<Record<DocumentFormat, FormatEntry>> = { markdown, pdf, transcript, text };
+export const FORMAT_TABLE: Readonly<Record<DocumentFormat, FormatEntry>> = { markdown, pdf, transcript, text, html };
 
 /** The formats whose signature `detectFormat` looks for, in the order it tries them. */
-export const SIGNATURE_ORDER: readonly DocumentFormat[] = ['pdf'];
+export const SIGNATURE_ORDER: readonly DocumentFormat[] = ['pdf', 'html'];
+
+/**
+ * A core whose implementation is loaded on first use: the first write waits for the module (its output comes
+ * asynchronously), the later ones go straight to the loaded core.
+ */
+function lazyCore<In, Out>(load: () => Promise<StageCore<In, Out>>): StageCore<In, Out> {
+  const state: { core: StageCore<In, Out> | null; loading: Promise<StageCore<In, Out>> | null } = { core: null, loading: null };
+  const loaded = async (): Promise<StageCore<In, Out>> => (state.core ??= await (state.loading ??= load()));
+  async function* later(call: (core: StageCore<In, Out>) => StageOutput<Out>): AsyncGenerator<Out> {
+    yield* call(await loaded());
+  }
+  return {
+    write: (item) => (state.core !== null ? state.core.write(item) : later((core) => core.write(item))),
+    end: () => (state.core !== null ? state.core.end() : later((core) => core.end())),
+    close: () => state.core?.close?.(),
+  };
+}
 
 /** The entry of `format`. */
 export function formatEntry(format: DocumentFormat): FormatEntry {

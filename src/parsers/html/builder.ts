@@ -1,0 +1,549 @@
+/**
+ * Tags and text to block drafts: the stack of open elements (with the implied end tags that change where blocks
+ * end), what is not content (never-text elements, hidden ones, and by default navigation, banners, footers and
+ * complementary content), and the mapping of elements to blocks: `h1`–`h6` (and `role="heading"`) to headings,
+ * `p` to paragraphs, `pre` to code with its language, lists, tables and quotes to one block each, `hr` to a
+ * thematic break, `img` to its `alt` text; text outside any of them to paragraphs.
+ *
+ * Bounded: the stack holds at most `MAX_OPEN` elements (deeper ones are read as inline elements, with a warning),
+ * an end tag that matches no open element is ignored in constant time, and a paragraph or code block longer than
+ * `PART_SIZE` is given in parts cut at a line break or a space.
+ */
+import type { BlockContinuation } from '../../types.js';
+import {
+  createList,
+  createQuote,
+  createTable,
+  endCell,
+  endItem,
+  endRow,
+  flowOf,
+  listDraft,
+  PART_SIZE,
+  quoteDraft,
+  startItem,
+  tableDraft,
+  takeListPart,
+  takeTablePart,
+  type Container,
+} from './containers.js';
+import { MAIN_REGION, OUTSIDE_REGION, type DraftBlock, type Region } from './document.js';
+import { BLOCK_ELEMENTS, BOILERPLATE, BOILERPLATE_ROLES, CLOSED_BY, HEADING_DEPTH, NEVER_TEXT, PERMALINK_TEXTS, SECTIONING, VOID_ELEMENTS } from './elements.js';
+import { cutPoint, dropHead, FlowText, sourceAt } from './flow-text.js';
+import type { Attributes, TokenHandler } from './tokens.js';
+
+/** The deepest stack of open elements kept; elements deeper are read as inline elements. */
+export const MAX_OPEN = 512;
+const DEEP_WARNING = `elements nested deeper than ${MAX_OPEN} levels were read as inline elements`;
+/** Elements whose content the tokenizer reads as raw text: skipped to their end tag, whatever the depth. */
+const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight(?:-source)?)-([\w+#.-]+)/;
+
+/** What the reader keeps: everything, or only the content. */
+export type ContentMode = 'main' | 'all';
+
+/** One open element. */
+interface OpenElement {
+  readonly name: string;
+  /** It starts a subtree that is not content. */
+  readonly dropped: boolean;
+  /** It started the current leaf or container. */
+  opened: 'leaf' | 'container' | null;
+  /** It is a sectioning element (main, article, section): a `header` or `footer` inside belongs to it. */
+  readonly sectioning: boolean;
+  /** The region it starts, if any (main, an article). */
+  readonly region: Region | null;
+  /** For an `a` inside a heading: where its text starts in the heading. */
+  readonly anchorAt: number;
+}
+
+/** The paragraph, heading or code block being read. */
+interface Leaf {
+  kind: 'paragraph' | 'heading' | 'code';
+  readonly flow: FlowText;
+  readonly region: Region;
+  sourceStart: number;
+  readonly depth: 1 | 2 | 3 | 4 | 5 | 6;
+  lang: string | null;
+  /** `code` elements read in this `pre`: a second one starts a block of its own. */
+  codes: number;
+  parts: number;
+  /** The whitespace the last cut fell on: the gap before the next part. */
+  gap?: string;
+  readonly images: string[];
+}
+
+/** Where drafts go, and the `main` signal. */
+export interface DraftSink {
+  add(draft: DraftBlock): void;
+  mainStarts(): void;
+}
+
+/** Builds the drafts of one document from its tokens. */
+export class BlockBuilder implements TokenHandler {
+  readonly #sink: DraftSink;
+  readonly #mode: ContentMode;
+  readonly #stack: OpenElement[] = [];
+  /** How many of each element name are open: an unmatched end tag is known at once. */
+  readonly #counts = new Map<string, number>();
+  /** Elements opened past `MAX_OPEN`, not on the stack. */
+  #excess = 0;
+  /** Index on the stack of the element whose subtree is skipped, or -1. */
+  #dropFrom = -1;
+  /** A raw-text element (script, style) whose text is skipped until its end tag. */
+  #rawSkip: string | null = null;
+  #leaf: Leaf | null = null;
+  #container: Container | null = null;
+  #region: Region = OUTSIDE_REGION;
+  #articles = 0;
+  #sectioning = 0;
+  #mainSeen = false;
+  #warnings: string[] = [];
+  /** Where the last token ended. */
+  #at = 0;
+
+  constructor(sink: DraftSink, mode: ContentMode) {
+    this.#sink = sink;
+    this.#mode = mode;
+  }
+
+  text(text: string, start: number, end: number): void {
+    this.#at = end;
+    if (this.#rawSkip !== null || this.#dropFrom !== -1) return;
+    if (this.#container !== null) {
+      flowOf(this.#container).write(text, start, end);
+      return;
+    }
+    if (this.#leaf === null) {
+      if (!/[^ \t\n\f\r]/.test(text)) return;
+      this.#startLeaf('paragraph', start, 1);
+    }
+    const leaf = this.#leaf as Leaf;
+    leaf.flow.write(text, start, end);
+    if (leaf.flow.text.length > PART_SIZE) this.#emitLeafParts(leaf);
+  }
+
+  openTag(name: string, attributes: Attributes, start: number, end: number, selfClosing: boolean): void {
+    this.#at = end;
+    if (this.#rawSkip !== null) return;
+    if (RAW_TEXT.has(name) && !selfClosing) {
+      this.#rawSkip = name;
+      return;
+    }
+    if (this.#dropFrom !== -1) {
+      this.#push(name, { dropped: false }, selfClosing);
+      return;
+    }
+    const closes = CLOSED_BY.get(name);
+    while (closes !== undefined && this.#stack.length > 0 && this.#excess === 0 && closes.has((this.#stack.at(-1) as OpenElement).name)) this.#pop(start);
+    if (this.#isDropped(name, attributes)) {
+      if (BLOCK_ELEMENTS.has(name) && this.#container === null) this.#endLeaf(start);
+      if (this.#push(name, { dropped: true }, selfClosing) !== null) this.#dropFrom = this.#stack.length - 1;
+      return;
+    }
+    if (VOID_ELEMENTS.has(name)) return this.#voidElement(name, attributes, start, end);
+    const element = this.#push(name, this.#regionOf(name, attributes), selfClosing);
+    if (element === null) {
+      if (this.#excess === 1) this.#warnings.push(DEEP_WARNING);
+      return;
+    }
+    this.#enter(element, name, attributes, start);
+  }
+
+  closeTag(name: string, _start: number, end: number): void {
+    this.#at = end;
+    if (this.#rawSkip !== null) {
+      if (name === this.#rawSkip) this.#rawSkip = null;
+      return;
+    }
+    if (name === 'br') return this.#voidElement('br', {}, _start, end);
+    if (this.#excess > 0) {
+      this.#excess--;
+      return;
+    }
+    if ((this.#counts.get(name) ?? 0) === 0) return;
+    for (;;) {
+      const top = this.#pop(end);
+      if (top === undefined || top.name === name) break;
+    }
+  }
+
+  /** The document has ended: every open element is closed. */
+  finish(): void {
+    this.#excess = 0;
+    while (this.#stack.length > 0) this.#pop(this.#at);
+    this.#endLeaf(this.#at);
+    if (this.#container !== null) this.#endContainer(this.#at);
+  }
+
+  // The stack.
+
+  /** Pushes an element (null past `MAX_OPEN`, where only a count is kept). */
+  #push(name: string, extra: { dropped: boolean; region?: Region | null }, selfClosing: boolean): OpenElement | null {
+    if (VOID_ELEMENTS.has(name) || selfClosing) return null;
+    if (this.#stack.length >= MAX_OPEN) {
+      this.#excess++;
+      return null;
+    }
+    const element: OpenElement = {
+      name,
+      dropped: extra.dropped,
+      opened: null,
+      sectioning: SECTIONING.has(name) || extra.region === MAIN_REGION,
+      region: extra.region ?? null,
+      anchorAt: name === 'a' && this.#leaf?.kind === 'heading' && this.#container === null ? this.#leaf.flow.text.length : -1,
+    };
+    this.#stack.push(element);
+    this.#counts.set(name, (this.#counts.get(name) ?? 0) + 1);
+    if (element.sectioning) this.#sectioning++;
+    return element;
+  }
+
+  /** Pops the top element and leaves it. */
+  #pop(at: number): OpenElement | undefined {
+    const element = this.#stack.pop();
+    if (element === undefined) return undefined;
+    this.#counts.set(element.name, (this.#counts.get(element.name) ?? 1) - 1);
+    if (element.sectioning) this.#sectioning--;
+    if (this.#dropFrom !== -1) {
+      if (this.#stack.length === this.#dropFrom) this.#dropFrom = -1;
+      return element;
+    }
+    this.#leave(element, at);
+    return element;
+  }
+
+  /** True when an element and its subtree are not content. */
+  #isDropped(name: string, attributes: Attributes): boolean {
+    if (NEVER_TEXT.has(name) || attributes.hidden !== undefined || attributes['aria-hidden']?.trim().toLowerCase() === 'true') return true;
+    if (this.#mode === 'all') return false;
+    if (BOILERPLATE.has(name) || BOILERPLATE_ROLES.has(attributes.role?.trim().toLowerCase() ?? '')) return true;
+    return (name === 'header' || name === 'footer') && this.#sectioning === 0;
+  }
+
+  /** The region an element starts: the page's `main` (the first), or an `article` outside `main`. */
+  #regionOf(name: string, attributes: Attributes): { dropped: false; region: Region | null } {
+    if (this.#mode === 'main' && !this.#mainSeen && (name === 'main' || attributes.role?.trim().toLowerCase() === 'main')) {
+      this.#mainSeen = true;
+      this.#endLeaf(this.#at);
+      if (this.#container !== null) this.#endContainer(this.#at);
+      this.#sink.mainStarts();
+      return { dropped: false, region: MAIN_REGION };
+    }
+    if (this.#mode === 'main' && name === 'article' && this.#region === OUTSIDE_REGION) {
+      this.#endLeaf(this.#at);
+      if (this.#container !== null) this.#endContainer(this.#at);
+      return { dropped: false, region: ++this.#articles };
+    }
+    return { dropped: false, region: null };
+  }
+
+  // Elements.
+
+  #enter(element: OpenElement, name: string, attributes: Attributes, start: number): void {
+    if (element.region !== null) this.#region = element.region;
+    const role = attributes.role?.trim().toLowerCase();
+    const depth = HEADING_DEPTH.get(name) ?? (role === 'heading' ? 2 : undefined);
+    const container = this.#container;
+    if (container !== null) return this.#enterInside(container, element, name, attributes, depth !== undefined);
+    if (depth !== undefined) {
+      this.#endLeaf(start);
+      this.#startLeaf('heading', start, headingDepth(depth, attributes['aria-level']));
+      element.opened = 'leaf';
+    } else if (name === 'p' || name === 'summary' || name === 'figcaption' || name === 'caption' || name === 'li' || name === 'dt' || name === 'dd') {
+      this.#endLeaf(start);
+      this.#startLeaf('paragraph', start, 1);
+      element.opened = 'leaf';
+    } else if (name === 'pre' || name === 'listing' || name === 'plaintext') {
+      this.#endLeaf(start);
+      const leaf = this.#startLeaf('code', start, 1);
+      leaf.lang = languageOf(attributes.class);
+      leaf.flow.startVerbatim();
+      element.opened = 'leaf';
+    } else if (name === 'code' && this.#leaf?.kind === 'code') {
+      this.#codeElement(this.#leaf, attributes, start);
+    } else if (name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir') {
+      this.#endLeaf(start);
+      this.#container = createList(name === 'ol', Number.parseInt(attributes.start ?? '1', 10) || 1, this.#region, start, this.#stack.length);
+      element.opened = 'container';
+    } else if (name === 'table') {
+      this.#endLeaf(start);
+      this.#container = createTable(this.#region, start, this.#stack.length);
+      element.opened = 'container';
+    } else if (name === 'blockquote') {
+      this.#endLeaf(start);
+      this.#container = createQuote(this.#region, start, this.#stack.length);
+      element.opened = 'container';
+    } else if (BLOCK_ELEMENTS.has(name)) {
+      this.#endLeaf(start);
+    }
+  }
+
+  /** An element inside a list, table or quote: laid out into its text. */
+  #enterInside(container: Container, element: OpenElement, name: string, attributes: Attributes, heading: boolean): void {
+    if (container.kind === 'table') return this.#enterInTable(container, name);
+    const flow = container.flow;
+    if (container.kind === 'list' && (name === 'li' || name === 'dt' || name === 'dd') && container.open.length < container.lists.length) {
+      startItem(container, name);
+      return;
+    }
+    if (name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir') {
+      if (container.kind === 'list') container.lists.push({ ordered: name === 'ol', next: Number.parseInt(attributes.start ?? '1', 10) || 1 });
+      else container.nestedList = true;
+      flow.lineBreak();
+      return;
+    }
+    if (name === 'li' || name === 'dt' || name === 'dd') {
+      flow.lineBreak();
+      flow.writeMarkup('- ');
+      return;
+    }
+    if (name === 'pre') {
+      flow.lineBreak();
+      flow.startVerbatim();
+      const lang = languageOf(attributes.class);
+      if (lang !== null) container.codeLangs.push(lang);
+      return;
+    }
+    if (name === 'code' && flow.verbatim > 0) {
+      const lang = languageOf(attributes.class);
+      if (lang !== null && !container.codeLangs.includes(lang)) container.codeLangs.push(lang);
+      return;
+    }
+    if (name === 'blockquote' && container.kind === 'blockquote') {
+      flow.paragraphBreak();
+      flow.pushIndent('> ');
+      element.opened = 'container';
+      return;
+    }
+    if (name === 'table' || name === 'tr') {
+      if (name === 'table') container.nestedTable = true;
+      flow.lineBreak();
+      return;
+    }
+    if (heading || BLOCK_ELEMENTS.has(name)) flow.paragraphBreak();
+  }
+
+  #enterInTable(table: Extract<Container, { kind: 'table' }>, name: string): void {
+    if (name === 'table') {
+      table.nested++;
+      table.nestedTable = true;
+    }
+    if (table.nested > 0) {
+      if (name === 'td' || name === 'th' || name === 'tr') flowOf(table).write(' ', -1);
+      return;
+    }
+    if (name === 'thead') table.inHead = true;
+    else if (name === 'tbody' || name === 'tfoot') table.inHead = false;
+    else if (name === 'tr') endRow(table);
+    else if (name === 'td' || name === 'th') {
+      endCell(table, false);
+      flowOf(table);
+      (table.row as { header: boolean }).header &&= name === 'th';
+      if (table.row !== null && table.row.cells.length === 0) table.row.header = table.inHead || name === 'th';
+    } else if (name === 'caption') table.caption = new FlowText();
+    else if (BLOCK_ELEMENTS.has(name)) flowOf(table).write(' ', -1);
+  }
+
+  #leave(element: OpenElement, at: number): void {
+    if (element.region !== null) this.#region = OUTSIDE_REGION;
+    const container = this.#container;
+    if (container !== null && element.opened !== 'container') return this.#leaveInside(container, element, at);
+    if (element.opened === 'container') return this.#endContainer(at);
+    if (element.opened === 'leaf' || (BLOCK_ELEMENTS.has(element.name) && this.#leaf !== null)) return this.#endLeaf(at);
+    if (element.anchorAt >= 0 && this.#leaf?.kind === 'heading') dropPermalink(this.#leaf.flow, element.anchorAt);
+    if (element.name === 'code' && this.#leaf?.kind === 'code') this.#leaf.flow.settle();
+  }
+
+  #leaveInside(container: Container, element: OpenElement, at: number): void {
+    const name = element.name;
+    if (container.kind === 'table') {
+      if (name === 'table') table(container).nested--;
+      else if (container.nested === 0) {
+        if (name === 'td' || name === 'th') endCell(container, false);
+        else if (name === 'tr') endRow(container);
+        else if (name === 'thead') container.inHead = false;
+        const part = name === 'tr' ? takeTablePart(container, at) : null;
+        if (part !== null) this.#sink.add(part);
+      }
+      return;
+    }
+    const flow = container.flow;
+    if (container.kind === 'list' && (name === 'li' || name === 'dt' || name === 'dd') && container.open.length > 0) {
+      endItem(container);
+      const part = container.open.length === 0 ? takeListPart(container, at) : null;
+      if (part !== null) this.#sink.add(part);
+      return;
+    }
+    if (container.kind === 'list' && (name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir') && container.lists.length > 1) {
+      container.lists.pop();
+      return;
+    }
+    if (name === 'pre') flow.endVerbatim();
+    else if (name === 'blockquote' && container.kind === 'blockquote') {
+      flow.popIndent();
+      flow.paragraphBreak();
+    } else if (BLOCK_ELEMENTS.has(name) || HEADING_DEPTH.has(name)) flow.paragraphBreak();
+  }
+
+  #voidElement(name: string, attributes: Attributes, start: number, end: number): void {
+    if (name === 'br') {
+      if (this.#container !== null) flowOf(this.#container).lineBreak();
+      else this.#leaf?.flow.lineBreak();
+      return;
+    }
+    if (name === 'hr') {
+      if (this.#container !== null) return flowOf(this.#container).paragraphBreak();
+      this.#endLeaf(start);
+      this.#sink.add({ kind: 'thematicBreak', text: '---', sourceStart: start, sourceEnd: end, region: this.#region, ...this.#takeWarnings() });
+      return;
+    }
+    if (name !== 'img') return;
+    const alt = (attributes.alt ?? '').trim();
+    const src = attributes.src;
+    if (this.#container !== null) {
+      if (src !== undefined) this.#container.images.push(src);
+      if (alt !== '') flowOf(this.#container).write(alt, start, end);
+      return;
+    }
+    if (alt === '' && src === undefined) return;
+    if (this.#leaf === null) {
+      if (alt === '') return;
+      this.#startLeaf('paragraph', start, 1);
+    }
+    const leaf = this.#leaf as Leaf;
+    if (src !== undefined) leaf.images.push(src);
+    if (alt !== '') leaf.flow.write(` ${alt} `, start, end);
+  }
+
+  /** A `code` element in a `pre`: its language, and a second one (another variant of the example) is a block of its own. */
+  #codeElement(leaf: Leaf, attributes: Attributes, start: number): void {
+    const lang = languageOf(attributes.class);
+    if (leaf.codes > 0 && !leaf.flow.empty) {
+      this.#endLeaf(start);
+      const next = this.#startLeaf('code', start, 1);
+      next.flow.startVerbatim();
+      next.lang = lang;
+      // The `pre` that opened the first block closes this one.
+      next.codes = 1;
+      return;
+    }
+    leaf.codes++;
+    leaf.lang ??= lang;
+  }
+
+  // Leaves and containers.
+
+  #startLeaf(kind: Leaf['kind'], start: number, depth: 1 | 2 | 3 | 4 | 5 | 6): Leaf {
+    const leaf: Leaf = { kind, flow: new FlowText(), region: this.#region, sourceStart: start, depth, lang: null, codes: 0, parts: 0, images: [] };
+    this.#leaf = leaf;
+    return leaf;
+  }
+
+  #endLeaf(at: number): void {
+    const leaf = this.#leaf;
+    if (leaf === null) return;
+    this.#leaf = null;
+    // A no-break space is text to a browser but whitespace to `trim()`: a block of nothing else is no block.
+    const text = leaf.kind === 'code' ? trimCode(leaf.flow.text) : leaf.parts > 0 ? leaf.flow.text.trimEnd() : leaf.flow.text.trim();
+    if (text.trim() === '') return;
+    const kind = leaf.kind === 'heading' && leaf.parts > 0 ? 'paragraph' : leaf.kind;
+    this.#sink.add(this.#leafDraft(leaf, kind, text, at, leaf.parts > 0 ? { previous: true, next: false, cut: leaf.kind === 'code' ? 'line' : 'inline' } : undefined));
+  }
+
+  /** Gives the parts of a leaf past `PART_SIZE`, cut at a line break or a space; the rest stays. */
+  #emitLeafParts(leaf: Leaf): void {
+    while (leaf.flow.text.length > PART_SIZE) {
+      const cut = cutPoint(leaf.flow.text, PART_SIZE);
+      const text = leaf.flow.text.slice(0, cut.end);
+      const gap = leaf.flow.text.slice(cut.end, cut.resume);
+      const kind = leaf.kind === 'heading' ? 'paragraph' : leaf.kind;
+      const previous = leaf.parts > 0;
+      const continuation: BlockContinuation = previous ? { previous, next: true, cut: leaf.kind === 'code' ? 'line' : 'inline' } : { previous, next: true };
+      const sourceEnd = Math.max(leaf.sourceStart, sourceAt(leaf.flow, cut.resume));
+      this.#sink.add(this.#leafDraft(leaf, kind, text, sourceEnd, continuation));
+      const resumeSource = dropHead(leaf.flow, cut.resume);
+      leaf.kind = kind;
+      leaf.parts++;
+      leaf.gap = gap;
+      leaf.sourceStart = Math.max(leaf.sourceStart, resumeSource);
+    }
+  }
+
+  #leafDraft(leaf: Leaf, kind: DraftBlock['kind'], text: string, sourceEnd: number, continuation: BlockContinuation | undefined): DraftBlock {
+    const features = leaf.images.length > 0 ? { images: [...leaf.images] } : undefined;
+    leaf.images.length = 0;
+    return {
+      kind,
+      text,
+      sourceStart: leaf.sourceStart,
+      sourceEnd: Math.max(sourceEnd, leaf.sourceStart),
+      region: leaf.region,
+      ...(kind === 'heading' ? { depth: leaf.depth } : {}),
+      ...(kind === 'code' ? { lang: leaf.lang } : {}),
+      ...(features !== undefined ? { features } : {}),
+      ...(continuation !== undefined ? { continuation } : {}),
+      ...(continuation?.previous === true ? { gap: leaf.gap ?? '' } : {}),
+      ...this.#takeWarnings(),
+    };
+  }
+
+  #endContainer(at: number): void {
+    const container = this.#container;
+    if (container === null) return;
+    this.#container = null;
+    if (container.kind === 'list') {
+      while (container.open.length > 0) endItem(container);
+      const draft = listDraft(container, at, false);
+      if (draft !== null) this.#sink.add({ ...draft, ...this.#takeWarnings() });
+    } else if (container.kind === 'table') {
+      endRow(container);
+      const caption = container.caption?.text ?? '';
+      if (caption !== '' && container.parts === 0) this.#sink.add({ kind: 'paragraph', text: caption, sourceStart: container.sourceStart, sourceEnd: at, region: container.region });
+      const draft = tableDraft(container, at, false);
+      if (draft !== null) this.#sink.add({ ...draft, ...this.#takeWarnings() });
+    } else {
+      const draft = quoteDraft(container, at);
+      if (draft !== null) this.#sink.add({ ...draft, ...this.#takeWarnings() });
+    }
+  }
+
+  #takeWarnings(): { warnings?: string[] } {
+    if (this.#warnings.length === 0) return {};
+    const warnings = this.#warnings;
+    this.#warnings = [];
+    return { warnings };
+  }
+}
+
+/** A table container, for the narrowing TypeScript cannot follow through a switch on `kind`. */
+function table(container: Container): Extract<Container, { kind: 'table' }> {
+  return container as Extract<Container, { kind: 'table' }>;
+}
+
+/** The depth of a heading: its `aria-level` (clamped to 1–6) when it has one, else its tag's. */
+function headingDepth(depth: number, ariaLevel: string | undefined): 1 | 2 | 3 | 4 | 5 | 6 {
+  const level = ariaLevel === undefined ? Number.NaN : Number.parseInt(ariaLevel, 10);
+  const chosen = Number.isFinite(level) ? level : depth;
+  return Math.min(6, Math.max(1, chosen)) as 1 | 2 | 3 | 4 | 5 | 6;
+}
+
+/** The language of a code element from its classes: `language-x`, `lang-x`, `highlight-x`. */
+function languageOf(classes: string | undefined): string | null {
+  if (classes === undefined) return null;
+  return LANGUAGE_CLASS.exec(classes)?.[1]?.toLowerCase() ?? null;
+}
+
+/** Code keeps its indentation: only blank lines at its start and whitespace at its end go. */
+function trimCode(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+/** Removes a heading's permalink anchor (`#`, `¶`) from its text, when that is all the anchor holds. */
+function dropPermalink(flow: FlowText, at: number): void {
+  const anchorText = flow.text.slice(at).trim().toLowerCase();
+  if (at === 0 || !PERMALINK_TEXTS.has(anchorText)) return;
+  flow.text = flow.text.slice(0, at).trimEnd();
+  while (flow.anchors.length > 0 && (flow.anchors.at(-1) as { at: number }).at >= flow.text.length) flow.anchors.pop();
+  flow.settle();
+}

@@ -1,0 +1,173 @@
+/**
+ * The HTML reader: the element → block mapping, only the content, whitespace and entities as a browser shows them,
+ * the encoding from a BOM or `<meta charset>`, source offsets, and the format table's rules for HTML.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunkFile } from '../../../src/api/chunk.js';
+import { detectFileFormat, detectFormat } from '../../../src/parsers/detect.js';
+import { parseHtml } from '../../../src/parsers/html/parse.js';
+import type { Block } from '../../../src/types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chunkstream-html-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `[kind, text]` of each block, with the depth of headings and the language of code. */
+function shape(blocks: readonly Block[]): unknown[] {
+  return blocks.map((b) => (b.kind === 'heading' ? [b.kind, b.text, b.depth] : b.kind === 'code' ? [b.kind, b.text, b.lang] : [b.kind, b.text]));
+}
+
+const read = (html: string | Uint8Array, options = {}) => shape(parseHtml(html, options).blocks);
+
+describe('parseHtml: blocks', () => {
+  it('maps headings, paragraphs, code, tables, lists, quotes, rules and figures', () => {
+    const html = `<h1>Guide</h1><p>Some <b>bold</b>
+      text &amp; more.<br>Next line</p><pre><code class="language-js">const a = 1;\n  if (a) {}\n</code></pre>
+      <table><thead><tr><th>Name</th><th>Value</th></tr></thead><tr><td>a|b</td><td>1</td></tr></table>
+      <ul><li>One<li>Two<ol start="3"><li>Nested</ol></ul><blockquote><p>Quoted</p></blockquote><hr>
+      <figure><img src="cat.png" alt="A cat"><figcaption>The cat</figcaption></figure>`;
+    expect(read(html)).toEqual([
+      ['heading', 'Guide', 1],
+      ['paragraph', 'Some bold text & more.\nNext line'],
+      ['code', 'const a = 1;\n  if (a) {}', 'js'],
+      ['table', '| Name | Value |\n| --- | --- |\n| a\\|b | 1 |'],
+      ['list', '- One\n- Two\n  3. Nested'],
+      ['blockquote', '> Quoted'],
+      ['thematicBreak', '---'],
+      ['paragraph', 'A cat'],
+      ['paragraph', 'The cat'],
+    ]);
+  });
+
+  it('gives tables their header row and list items their spans', () => {
+    const { blocks, text } = parseHtml('<table><tr><th>h</th></tr><tr><td>1</td></tr><tr><td>2</td></tr></table><ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>');
+    const [table, list] = blocks as [Extract<Block, { kind: 'table' }>, Extract<Block, { kind: 'list' }>];
+    expect(table.rows.map((r) => text.slice(r.start, r.end))).toEqual(['| h |', '| 1 |', '| 2 |']);
+    expect(text.slice(table.delimiterRow.start, table.delimiterRow.end)).toBe('| --- |');
+    expect(list.items.map((i) => [text.slice(i.start, i.end), i.items.map((n) => text.slice(n.start, n.end))])).toEqual([
+      ['- a\n  - b', ['- b']],
+      ['- c', []],
+    ]);
+  });
+
+  it('takes the depth from aria-level and role="heading", and leaves permalink anchors out of titles', () => {
+    expect(read('<h2 aria-level="4">Four</h2><div role="heading" aria-level="3">Three</div><h3>Sphinx<a class="headerlink" href="#s">¶</a></h3>')).toEqual([
+      ['heading', 'Four', 4],
+      ['heading', 'Three', 3],
+      ['heading', 'Sphinx', 3],
+    ]);
+    expect(read('<h2>File system<span><a class="mark" href="#fs">#</a></span><a aria-hidden="true" id="x"></a></h2>')).toEqual([['heading', 'File system', 2]]);
+    expect(read('<h2><a href="#t">Linked title</a></h2>')).toEqual([['heading', 'Linked title', 2]]);
+  });
+
+  it('gives each code element of a pre its own block and language', () => {
+    const html = '<pre><input type="checkbox"><code class="language-js mjs">import x;</code><code class="lang-python">y = 1</code><button>copy</button></pre>';
+    expect(read(html)).toEqual([
+      ['code', 'import x;', 'js'],
+      ['code', 'y = 1', 'python'],
+    ]);
+  });
+
+  it('shows whitespace as a browser does: runs collapse, pre keeps it, CR LF is a line feed', () => {
+    expect(read('<p>  a \n\t b  </p><pre>\r\nline 1\r\n  line 2\r</pre>')).toEqual([
+      ['paragraph', 'a b'],
+      ['code', 'line 1\n  line 2', null],
+    ]);
+    expect(read('<p>x&nbsp;y &eacute;&#233;&#x1F600;</p>')).toEqual([['paragraph', 'x\u00a0y éé😀']]);
+  });
+
+  it('reads text outside any block element as paragraphs, and recovers from sloppy markup', () => {
+    expect(read('loose<div>in div</div>after<p>one<p>two</div></span><li>stray')).toEqual([
+      ['paragraph', 'loose'],
+      ['paragraph', 'in div'],
+      ['paragraph', 'after'],
+      ['paragraph', 'one'],
+      ['paragraph', 'two'],
+      ['paragraph', 'stray'],
+    ]);
+  });
+});
+
+describe('parseHtml: only the content', () => {
+  it('drops scripts, styles, templates, hidden elements, navigation, banners, footers and asides', () => {
+    const html = `<head><title>T</title><style>p{}</style></head><body><header>Site</header><nav>Menu</nav><p>Kept</p>
+      <script>var p = "<p>no</p>";</script><template><p>no</p></template><noscript>no</noscript><div hidden>no</div>
+      <div aria-hidden="true">no</div><aside>no</aside><div role="navigation">no</div><div role="contentinfo">no</div>
+      <article><header><h1>Article title</h1></header><p>Body</p><footer>By me</footer></article><footer>Copyright</footer></body>`;
+    expect(read(html)).toEqual([
+      ['heading', 'Article title', 1],
+      ['paragraph', 'Body'],
+      ['paragraph', 'By me'],
+    ]);
+  });
+
+  it('reads only main when there is one, else a single article, else the whole page', () => {
+    expect(read('<p>before</p><main><p>inside</p></main><p>after</p>')).toEqual([['paragraph', 'inside']]);
+    expect(read('<p>before</p><div role="main"><p>inside</p></div>')).toEqual([['paragraph', 'inside']]);
+    expect(read('<p>before</p><article><p>one</p></article><p>after</p>')).toEqual([['paragraph', 'one']]);
+    expect(read('<p>before</p><article><p>one</p></article><p>between</p><article><p>two</p></article>')).toEqual([
+      ['paragraph', 'before'],
+      ['paragraph', 'one'],
+      ['paragraph', 'between'],
+      ['paragraph', 'two'],
+    ]);
+  });
+
+  it("keeps everything visible with htmlContent: 'all'", () => {
+    const html = '<nav>Menu</nav><main><p>inside</p></main><footer>Foot</footer><script>no</script>';
+    expect(read(html, { htmlContent: 'all' })).toEqual([
+      ['paragraph', 'Menu'],
+      ['paragraph', 'inside'],
+      ['paragraph', 'Foot'],
+    ]);
+  });
+});
+
+describe('parseHtml: text and source offsets', () => {
+  it('gives blocks that are slices of the extracted text, pointing at their elements in the source', () => {
+    const html = '<!doctype html><h1 id="t">Title</h1>\n<p>A <em>paragraph</em>.</p>';
+    const { blocks, text } = parseHtml(html);
+    expect(text).toBe('Title\n\nA paragraph.');
+    for (const b of blocks) expect(text.slice(b.start, b.end)).toBe(b.text);
+    expect(blocks.map((b) => html.slice(b.sourceStart, b.sourceEnd))).toEqual(['<h1 id="t">Title</h1>', '<p>A <em>paragraph</em>.</p>']);
+  });
+
+  it('decodes by the BOM, else the meta charset, else UTF-8', () => {
+    const latin = Buffer.concat([Buffer.from('<meta charset="iso-8859-1"><p>caf'), Buffer.from([0xe9]), Buffer.from('</p>')]);
+    expect(read(latin)).toEqual([['paragraph', 'café']]);
+    const httpEquiv = Buffer.concat([Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>'), Buffer.from([0x93, 0x61, 0x94]), Buffer.from('</p>')]);
+    expect(read(httpEquiv)).toEqual([['paragraph', '“a”']]);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>wide é</p>', 'utf16le')]);
+    expect(read(utf16)).toEqual([['paragraph', 'wide é']]);
+    expect(read(Buffer.from('\ufeff<meta charset="windows-1252"><p>é</p>', 'utf8'))).toEqual([['paragraph', 'é']]);
+  });
+
+  it('reads a wrong declared charset and invalid UTF-8 with replacement characters, or fails with fatal', () => {
+    const bytes = Buffer.concat([Buffer.from('<meta charset="utf-8"><p>caf'), Buffer.from([0xe9]), Buffer.from('</p>')]);
+    expect(read(bytes)).toEqual([['paragraph', 'caf\ufffd']]);
+    expect(() => parseHtml(bytes, { fatal: true })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_UTF8' }));
+  });
+});
+
+describe('HTML in the format table', () => {
+  it('is detected by its extension and by its first bytes', async () => {
+    expect(detectFormat('<!DOCTYPE html>\n<html>')).toBe('html');
+    expect(detectFormat('\ufeff <!-- x --><html lang="en">')).toBe('html');
+    expect(detectFormat('# Title\n\n<html> in prose')).toBe('markdown');
+    writeFileSync(join(dir, 'page'), '<!doctype html><p>x</p>');
+    expect(await detectFileFormat(join(dir, 'page'))).toBe('html');
+    expect(await detectFileFormat(join(dir, 'x.XHTML'))).toBe('html');
+  });
+
+  it('chunkFile gives chunks that are slices of the extracted text, with the heading path', async () => {
+    const path = join(dir, 'guide.htm');
+    writeFileSync(path, '<nav>menu</nav><main><h1>Guide</h1><h2>Install</h2><p>Run the installer.</p></main>');
+    const result = await chunkFile(path, { maxSize: 64 });
+    expect(result.format).toBe('html');
+    expect(result.text).toBe('Guide\n\nInstall\n\nRun the installer.');
+    for (const c of result.chunks) expect(result.text.slice(c.start, c.end)).toBe(c.text);
+    expect(result.chunks.at(-1)?.heading.path).toEqual(['Guide', 'Install']);
+  });
+});
