@@ -8,7 +8,7 @@ import { optionKeys } from './options.js';
 
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
 /** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
-export const FORMATS = ['markdown', 'pdf', 'transcript', 'text', 'html'] as const;
+export const FORMATS = ['markdown', 'pdf', 'transcript', 'text', 'html', 'docx'] as const;
 /** A format chunkstream reads. */
 export type DocumentFormat = (typeof FORMATS)[number];
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`). */

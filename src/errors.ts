@@ -20,6 +20,10 @@ export type ChunkErrorCode =
   | 'ERR_PDF_TOO_LARGE'
   /** Reading a PDF went past `maxPdfSeconds` or `maxPdfMemoryMb`; the error names the page reached. */
   | 'ERR_PDF_LIMIT'
+  /** The bytes are not a readable Word file (not a ZIP archive, no document part, corrupt XML). */
+  | 'ERR_DOCX_INVALID'
+  /** A Word file is past a limit: its size, or a part that inflates past the cap (a ZIP bomb). */
+  | 'ERR_DOCX_LIMIT'
   /** A conversation transcript line or record could not be read. */
   | 'ERR_TRANSCRIPT_INVALID'
   /** An injected part (sizer, splitter, tracker, optimizer) broke its protocol. */

@@ -57,7 +57,7 @@ export interface OptionRow {
 
 /** Every option. Rows with a flag are in help order within their group. */
 export const OPTION_TABLE: readonly OptionRow[] = [
-  { key: 'format', scope: 'parse', flag: { group: 'Input', name: 'format', value: 'text', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript, text or html', default: 'from the extension, then the first bytes (%PDF-)' } },
+  { key: 'format', scope: 'parse', flag: { group: 'Input', name: 'format', value: 'text', arg: 'FMT', help: 'Force the format of every input: markdown, pdf, transcript, text, html or docx', default: 'from the extension, then the first bytes (%PDF-)' } },
   { key: 'password', scope: 'parse', flag: { group: 'Input', name: 'password', value: 'text', arg: 'TEXT', help: 'Password of encrypted PDFs' } },
   { key: 'fatal', scope: 'parse', flag: { group: 'Input', name: 'fatal', value: 'switch', help: 'Fail a file on invalid UTF-8 instead of replacing it with U+FFFD', default: 'false' } },
   { key: 'maxPdfBytes', scope: 'parse', flag: { group: 'Input', name: 'max-pdf-bytes', value: 'integer', arg: 'N', help: 'Largest PDF read from standard input', default: '268435456' } },

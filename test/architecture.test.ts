@@ -56,6 +56,7 @@ const OWNED: readonly { prefix: RegExp; room: string }[] = [
   { prefix: /^(mdast|micromark|remark|unified)/, room: 'parsers/markdown' },
   { prefix: /^pdfjs-dist/, room: 'parsers/pdf' },
   { prefix: /^htmlparser2/, room: 'parsers/html' },
+  { prefix: /^mammoth/, room: 'parsers/docx' },
 ];
 
 const files = sources();

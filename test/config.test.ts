@@ -73,7 +73,7 @@ describe('normalizeParseOptions', () => {
   });
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ['format', { format: 'docx' }, /Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'html', 'auto', got "docx"/],
+    ['format', { format: 'rtf' }, /Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'html', 'docx', 'auto', got "rtf"/],
     ['fatal', { fatal: 'true' }, /Invalid option fatal: must be a boolean/],
     ['maxBufferBytes', { maxBufferBytes: 10 }, /Invalid option maxBufferBytes: must be an integer >= 1024, got 10/],
     ['batchSize', { batchSize: 4096, maxBatchSize: 1024 }, /Invalid option batchSize: must not exceed maxBatchSize \(1024\), got 4096/],

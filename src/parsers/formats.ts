@@ -12,6 +12,7 @@ import type { DocumentFormat, ParseConfig, ParseOptions, StrategyName } from '..
 import type { StageCore, StageOutput } from '../core.js';
 import { ChunkError } from '../errors.js';
 import type { Block } from '../types.js';
+import { MAX_DOCX_BYTES } from './docx/zip-check.js';
 import { createMarkdownStreamCore } from './markdown/batch-scheduler.js';
 import { parseMarkdown } from './markdown/parse.js';
 import { createTextCore, parseText } from './text/parse.js';
@@ -181,11 +182,37 @@ const html: FormatEntry = {
   },
 };
 
+/** A ZIP archive whose first entries are a Word document's (the content types, or a part under `word/`). */
+function isDocxHead(head: string): boolean {
+  return head.startsWith('PK\x03\x04') && (head.includes('[Content_Types].xml') || head.includes('word/')) && !/\b(?:xl|ppt)\//.test(head);
+}
+
+const docx: FormatEntry = {
+  name: 'docx',
+  title: 'Word',
+  extensions: ['.docx'],
+  signature: isDocxHead,
+  parseOptions: ['fatal'],
+  reader: {
+    input: 'file',
+    limit: () => MAX_DOCX_BYTES,
+    tooLarge: () => new ChunkError('ERR_DOCX_LIMIT', `The Word file is past a limit: more than ${MAX_DOCX_BYTES} bytes`),
+    async read(source, config, events) {
+      const { readDocxFileBlocks } = await import('./docx/read.js');
+      return readDocxFileBlocks(source as string, config, events.info);
+    },
+  },
+  async readDocument(path, config) {
+    const { readDocxFile } = await import('./docx/read.js');
+    return readDocxFile(path, config);
+  },
+};
+
 /** Every format, by name. */
-export const FORMAT_TABLE: Readonly<Record<DocumentFormat, FormatEntry>> = { markdown, pdf, transcript, text, html };
+export const FORMAT_TABLE: Readonly<Record<DocumentFormat, FormatEntry>> = { markdown, pdf, transcript, text, html, docx };
 
 /** The formats whose signature `detectFormat` looks for, in the order it tries them. */
-export const SIGNATURE_ORDER: readonly DocumentFormat[] = ['pdf', 'html'];
+export const SIGNATURE_ORDER: readonly DocumentFormat[] = ['docx', 'pdf', 'html'];
 
 /**
  * A core whose implementation is loaded on first use: the first write waits for the module (its output comes

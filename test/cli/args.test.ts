@@ -84,7 +84,7 @@ describe('parseCliArgs', () => {
       ['strategy', ['--strategy', 'magic', 'x'], /^Invalid option strategy: must be one of/],
       ['locale', ['--locale', '!!', 'x'], /^Invalid option locale: must be a BCP 47 language tag/],
       ['markers regex', ['--markers', '/(/', 'x'], /^Invalid option markers: must be a string or a valid \/regex\/flags/],
-      ['format', ['--format', 'docx', 'x'], /^Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'html', got "docx"$/],
+      ['format', ['--format', 'rtf', 'x'], /^Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'html', 'docx', got "rtf"$/],
       ['jobs zero', ['--jobs', '0', 'x'], /^Invalid option jobs: must be an integer between 1 and 256, got 0$/],
       ['jobs text', ['--jobs', 'many', 'x'], /^Invalid option jobs: must be an integer between 1 and 256, got "many"$/],
       ['out with out-dir', ['--out', 'a', '--out-dir', 'b', 'x'], /^Invalid option out: cannot be combined with --out-dir/],

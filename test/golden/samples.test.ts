@@ -7,12 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkFile, chunkText } from '../../src/api/chunk.js';
-import { normalizeOptions, type ChunkOptions } from '../../src/config.js';
+import { normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../../src/config.js';
 import { runCore } from '../../src/core.js';
 import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
 import { createSizer } from '../../src/chunking/sizers/index.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { parsePdf } from '../../src/parsers/pdf/reader.js';
+import { formatEntry } from '../../src/parsers/formats.js';
 import type { Block, Chunk, ChunkStatistics } from '../../src/types.js';
 import { checkChunks } from '../support/chunk-contracts.js';
 import { samplePdf, SAMPLE_PDF } from '../../scripts/sample-pdf.js';
@@ -28,6 +29,18 @@ describe('golden chunks of the samples', () => {
         const { chunks, statistics } = chunkText(readFileSync(join(SAMPLES, name)), options);
         const text = readFileSync(join(SAMPLES, name), 'utf8').replace(/^\uFEFF/, '');
         keepsContracts(text, parseMarkdown(text), chunks, options);
+        expect(summarize(chunks, statistics)).toMatchSnapshot();
+      });
+    }
+  }
+
+  for (const name of readdirSync(SAMPLES).filter((n) => n.endsWith('.html') || n.endsWith('.docx')).sort()) {
+    for (const size of SIZES) {
+      it(`${name} ${JSON.stringify(size)}`, async () => {
+        const options = { ...size, documentId: name };
+        const { chunks, statistics, text } = await chunkFile(join(SAMPLES, name), options);
+        const { blocks } = await formatEntry(name.endsWith('.html') ? 'html' : 'docx').readDocument(join(SAMPLES, name), normalizeParseOptions());
+        keepsContracts(text, blocks, chunks, options);
         expect(summarize(chunks, statistics)).toMatchSnapshot();
       });
     }

@@ -37,7 +37,7 @@ describe('formatFromExtension', () => {
     expect(formatFromExtension('x.transcript')).toBe('transcript');
     expect(formatFromExtension('x.txt')).toBe('text');
     for (const ext of ['.md', '.markdown', '.mdown', '.mkd', '.Mkdn']) expect(formatFromExtension(`x${ext}`)).toBe('markdown');
-    expect(formatFromExtension('x.docx')).toBeUndefined();
+    expect(formatFromExtension('x.rtf')).toBeUndefined();
     expect(formatFromExtension('README')).toBeUndefined();
   });
 

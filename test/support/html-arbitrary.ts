@@ -23,7 +23,7 @@ const code = fc.tuple(fc.constantFrom('js', 'python', ''), fc.array(fc.constantF
 );
 const cells = (tag: string) => fc.array(words, { minLength: 1, maxLength: 4 }).map((c) => c.map((t) => `<${tag}>${t}</${tag}>`).join(''));
 const table = fc.tuple(fc.boolean(), cells('th'), fc.array(cells('td'), { minLength: 1, maxLength: 5 })).map(
-  ([head, h, rows]) => `<table>${head ? `<thead><tr>${h}</tr></thead>` : ''}<tbody>${rows.map((r) => `<tr>${r}</tr>`).join('')}</tbody></table>`,
+  ([head, h, rows]) => `<table>\n  ${head ? `<thead><tr>${h}</tr></thead>` : ''}<tbody>${rows.map((r) => `<tr>${r}</tr>\n`).join('')}</tbody></table>`,
 );
 const item: fc.Arbitrary<string> = fc.letrec((tie) => ({
   item: fc.tuple(inline, fc.option(tie('list'), { freq: 4 }), fc.boolean()).map(([t, nested, close]) => `<li>${t}${nested ?? ''}${close ? '</li>' : ''}`),

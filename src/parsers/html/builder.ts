@@ -110,8 +110,11 @@ export class BlockBuilder implements TokenHandler {
   text(text: string, start: number, end: number): void {
     this.#at = end;
     if (this.#rawSkip !== null || this.#dropFrom !== -1) return;
-    if (this.#container !== null) {
-      flowOf(this.#container).write(text, start, end);
+    const container = this.#container;
+    if (container !== null) {
+      // Whitespace between rows and cells is the source's layout, not a cell.
+      if (container.kind === 'table' && container.cell === null && !/[^ \t\n\f\r]/.test(text)) return;
+      flowOf(container).write(text, start, end);
       return;
     }
     if (this.#leaf === null) {
