@@ -7,6 +7,8 @@
  * drafts read before are held, up to `HOLD_LIMIT` units of text: past that, or when a second `article` comes,
  * the whole page is read (what was held comes out, in order). Memory stays within the limit whatever the page.
  *
+ * Heading depths are counted from the first heading that comes out (see `#leveled`).
+ *
  * The extracted document text is every emitted block's `gapBefore` and `text`, in order: `"\n\n"` between blocks,
  * and between the parts of a block cut for size the whitespace the cut fell on (none inside a word). Offsets and
  * lines are counted as blocks are emitted; the text is never held.
@@ -58,6 +60,8 @@ export class HtmlDocument {
   /** Offset and line where the next block's gap starts. */
   #offset = 0;
   #line = 1;
+  /** How much shallower headings are read, set by the first heading. */
+  #shift: number | undefined;
   /** True once a block has come out: the first has no gap before it. */
   #started = false;
 
@@ -105,6 +109,16 @@ export class HtmlDocument {
     return this.take();
   }
 
+  /**
+   * Heading depths counted from the first heading read: a page whose content starts at `h2` (its `h1` the site's
+   * name, in a banner that is not read) has that `h2` at depth 1, as the Markdown it was written in would have.
+   */
+  #leveled(draft: DraftBlock): DraftBlock {
+    if (draft.kind !== 'heading' || draft.depth === undefined) return draft;
+    this.#shift ??= draft.depth - 1;
+    return this.#shift === 0 ? draft : { ...draft, depth: Math.max(1, draft.depth - this.#shift) as DraftBlock['depth'] };
+  }
+
   #dropHeld(): void {
     this.#held = [];
     this.#heldLength = 0;
@@ -127,7 +141,7 @@ export class HtmlDocument {
     const endLine = startLine + countLineEndings(draft.text);
     this.#offset = end;
     this.#line = endLine;
-    this.#out.push(toBlock(draft, { start, end, startLine, endLine, gapBefore }));
+    this.#out.push(toBlock(this.#leveled(draft), { start, end, startLine, endLine, gapBefore }));
   }
 }
 

@@ -73,5 +73,8 @@ export const HEADING_DEPTH: ReadonlyMap<string, 1 | 2 | 3 | 4 | 5 | 6> = new Map
   ['h6', 6],
 ] as const);
 
-/** Texts of a heading's permalink anchor, which are not part of its title. */
-export const PERMALINK_TEXTS: ReadonlySet<string> = new Set(['#', '¶', '§', '🔗', '⚓', '∞', 'link', 'permalink', '']);
+/**
+ * Texts of the links documentation generators put in headings, which are not part of its title: permalinks, and
+ * links to the source of what the heading documents (Node's `[src]`, Sphinx's `[source]`).
+ */
+export const PERMALINK_TEXTS: ReadonlySet<string> = new Set(['#', '¶', '§', '🔗', '⚓', '∞', 'link', 'permalink', '[src]', '[source]', '']);

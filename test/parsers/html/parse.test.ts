@@ -53,13 +53,24 @@ describe('parseHtml: blocks', () => {
   });
 
   it('takes the depth from aria-level and role="heading", and leaves permalink anchors out of titles', () => {
-    expect(read('<h2 aria-level="4">Four</h2><div role="heading" aria-level="3">Three</div><h3>Sphinx<a class="headerlink" href="#s">¶</a></h3>')).toEqual([
+    expect(read('<h1>One</h1><h2 aria-level="4">Four</h2><div role="heading" aria-level="3">Three</div><h3>Sphinx<a class="headerlink" href="#s">¶</a></h3>')).toEqual([
+      ['heading', 'One', 1],
       ['heading', 'Four', 4],
       ['heading', 'Three', 3],
       ['heading', 'Sphinx', 3],
     ]);
-    expect(read('<h2>File system<span><a class="mark" href="#fs">#</a></span><a aria-hidden="true" id="x"></a></h2>')).toEqual([['heading', 'File system', 2]]);
-    expect(read('<h2><a href="#t">Linked title</a></h2>')).toEqual([['heading', 'Linked title', 2]]);
+    expect(read('<h2>File system<span><a class="mark" href="#fs">#</a></span><a aria-hidden="true" id="x"></a></h2>')).toEqual([['heading', 'File system', 1]]);
+    expect(read('<h1>T</h1><h2><a href="#t">Linked title</a></h2>')).toEqual([['heading', 'T', 1], ['heading', 'Linked title', 2]]);
+    expect(read('<h2>Stream<a class="srclink" href="x">[src]</a><span><a class="mark" href="#s">#</a></span></h2>')).toEqual([['heading', 'Stream', 1]]);
+  });
+
+  it('counts heading depths from the first heading read (an h1 that was the banner is not read)', () => {
+    expect(read('<header><h1>Site</h1></header><main><h2>Page</h2><h3>Section</h3><h2>Other</h2><h1>Top</h1></main>')).toEqual([
+      ['heading', 'Page', 1],
+      ['heading', 'Section', 2],
+      ['heading', 'Other', 1],
+      ['heading', 'Top', 1],
+    ]);
   });
 
   it('gives each code element of a pre its own block and language', () => {
