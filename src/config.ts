@@ -49,7 +49,7 @@ export interface ParseOptions {
    * stream fails with `ERR_PDF_LIMIT`, after the blocks of the pages read before. Wall-clock time. Default 25.
    */
   maxPdfSeconds?: number;
-  /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 512. */
+  /** Memory (MB) the process that reads one PDF may reach; past it, `ERR_PDF_LIMIT` as for time. Default 256. */
   maxPdfMemoryMb?: number;
   /**
    * What of an HTML page is read: `'main'` (default) its content only — the `main` element, else a single
@@ -107,7 +107,10 @@ export interface ChunkOptions {
   preserveCode?: boolean;
   /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
   contextualize?: boolean;
-  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
+  /**
+   * Id of the document: chunk ids are `${documentId}#${digest of the embedded content}`. Without one, a chunk's id
+   * is its digest alone (`#3f9a…`) and `documentId` is `''`: see `NO_DOCUMENT_ID`.
+   */
   documentId?: string;
   /** Where the document came from (a path), copied to every chunk. */
   origin?: string;
@@ -147,6 +150,14 @@ export interface ChunkConfig {
   readonly overlapTurns: number;
   readonly signal: AbortSignal | undefined;
 }
+
+/**
+ * The document id of a document given none: empty, so that its chunk ids are their content digest alone
+ * (`#3f9a…`). Such an id is stable across runs and edits elsewhere and unique within the document, like any chunk
+ * id; what it cannot say is which document a chunk came from, so the same content in two documents gets the same id.
+ * A made-up default (such as `doc`) gave every document's chunks the same prefix, as if it said.
+ */
+export const NO_DOCUMENT_ID = '';
 
 /** The keys each normalizer accepts, from the option table. */
 const PARSE_KEYS = optionKeys('parse');
@@ -322,8 +333,9 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     }
   }
 
-  if (o.documentId !== undefined && (typeof o.documentId !== 'string' || o.documentId === '')) {
-    throw invalidOption('documentId', 'must be a non-empty string', o.documentId);
+  // '' is the id of a document given none (NO_DOCUMENT_ID): a normalized config goes through here again unchanged.
+  if (o.documentId !== undefined && typeof o.documentId !== 'string') {
+    throw invalidOption('documentId', "must be a string (or '' for a document without an id)", o.documentId);
   }
   if (o.origin !== undefined && typeof o.origin !== 'string') throw invalidOption('origin', 'must be a string', o.origin);
 
@@ -360,7 +372,7 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     tableSplit: oneOf('tableSplit', o.tableSplit, ['rows'] as const, 'rows'),
     preserveCode: bool('preserveCode', o.preserveCode, false),
     contextualize: bool('contextualize', o.contextualize, false),
-    documentId: o.documentId ?? 'doc',
+    documentId: o.documentId ?? NO_DOCUMENT_ID,
     origin: o.origin,
     fixedSize,
     markers: Object.freeze(markers),

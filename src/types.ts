@@ -188,11 +188,12 @@ export interface ChunkMetadata {
 /** One retrieval chunk. */
 export interface Chunk {
   /**
-   * Stable id: `${documentId}#${digest}`, the digest being the first 16 hex digits of the sha-256 of what the
+   * Stable id: `${documentId}#${digest}` (`#${digest}` for a document given no id), the digest being the first 16 hex digits of the sha-256 of what the
    * embedder sees (`embedText`, or prefix + text + suffix); the second and later chunks with the same content in a
    * document get `-2`, `-3`, …. An edit elsewhere in the document leaves it unchanged; `index` gives the order.
    */
   readonly id: string;
+  /** The document's id (`documentId`), or `''` when none was given: the id is then the digest alone, `#…`. */
   readonly documentId: string;
   /** Where the document came from (a path, a URL), when known. */
   readonly origin?: string;
@@ -247,13 +248,13 @@ export interface ChunkStatistics {
   /** True when a PDF had pages without a text layer. */
   readonly needsOcr?: boolean;
   readonly warnings: readonly string[];
-  /** `chunks`, under the name the chunker's documentation gives it. */
+  /** @deprecated `chunks`, under the name the chunker's documentation gave it: read `chunks`. Goes in 0.3. */
   readonly totalChunks: number;
-  /** `averageSize`, under the name the chunker's documentation gives it. */
+  /** @deprecated `averageSize`, under the name the chunker's documentation gave it: read `averageSize`. Goes in 0.3. */
   readonly avgSize: number;
-  /** `oversized`, under the name the chunker's documentation gives it. */
+  /** @deprecated `oversized`, under the name the chunker's documentation gave it: read `oversized`. Goes in 0.3. */
   readonly oversizedCount: number;
-  /** `undersized`, under the name the chunker's documentation gives it. */
+  /** @deprecated `undersized`, under the name the chunker's documentation gave it: read `undersized`. Goes in 0.3. */
   readonly undersizedCount: number;
 }
 

@@ -40,7 +40,7 @@ describe('normalizeOptions', () => {
     ['tableSplit', { tableSplit: 'cells' }, /Invalid option tableSplit: must be one of 'rows', got "cells"/],
     ['preserveCode', { preserveCode: 'no' }, /Invalid option preserveCode: must be a boolean/],
     ['contextualize', { contextualize: null }, /Invalid option contextualize: must be a boolean, got null/],
-    ['documentId', { documentId: '' }, /Invalid option documentId: must be a non-empty string, got ""/],
+    ['documentId', { documentId: 7 as unknown as string }, /Invalid option documentId: must be a string \(or '' for a document without an id\), got 7/],
     ['origin', { origin: 5 }, /Invalid option origin: must be a string, got 5/],
     ['fixedSize', { fixedSize: 0 }, /Invalid option fixedSize: must be an integer >= 1, got 0/],
     ['markers', { markers: [] }, /Invalid option markers: must be a non-empty array/],

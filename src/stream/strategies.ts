@@ -4,7 +4,7 @@
  * Each gives the chunks of its whole-source form on the same text, whatever the write sizes.
  */
 import type { Transform } from 'node:stream';
-import { invalidOption } from '../config.js';
+import { invalidOption, NO_DOCUMENT_ID } from '../config.js';
 import type { ChunkOwner } from '../chunking/chunk-factory.js';
 import type { Core } from '../core.js';
 import { createFixedSizeCore, type FixedSizeOptions } from '../chunking/strategies/fixed.js';
@@ -19,7 +19,7 @@ import { toTransform } from './to-transform.js';
 
 /** What every strategy stream takes besides its strategy's options. */
 export interface StrategyStreamOptions {
-  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`. Default `'doc'`. */
+  /** Id of the document; chunk ids are `${documentId}#${digest of the embedded content}`, the digest alone without one. */
   documentId?: string;
   /** Where the document came from, copied to every chunk. */
   origin?: string;
@@ -33,8 +33,8 @@ export interface TextStreamOptions extends StrategyStreamOptions {
 }
 
 function ownerFrom(options: StrategyStreamOptions): ChunkOwner {
-  const { documentId = 'doc', origin } = options;
-  if (typeof documentId !== 'string' || documentId === '') throw invalidOption('documentId', 'must be a non-empty string', documentId);
+  const { documentId = NO_DOCUMENT_ID, origin } = options;
+  if (typeof documentId !== 'string') throw invalidOption('documentId', "must be a string (or '' for a document without an id)", documentId);
   if (origin !== undefined && typeof origin !== 'string') throw invalidOption('origin', 'must be a string', origin);
   return { documentId, origin };
 }

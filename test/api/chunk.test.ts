@@ -197,3 +197,21 @@ describe('chunkFile', () => {
     await expect(chunkFile('/nonexistent/file.md')).rejects.toMatchObject({ code: 'ERR_READ' });
   });
 });
+
+describe('a document given no documentId', () => {
+  it('gets chunk ids that are their content digest alone, the same streamed or not, and an empty documentId', async () => {
+    const { chunks, document } = chunkText(guide, { maxSize: 128 });
+    expect(document.documentId).toBe('');
+    expect(chunks.every((c) => c.documentId === '' && /^#[0-9a-f]{16}(-\d+)?$/.test(c.id))).toBe(true);
+    expect(chunks.map((c) => c.id)).toEqual(referenceChunkIds('', chunks));
+    expect((await streamChunks(guide, { maxSize: 128 })).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
+  });
+
+  it('so that two documents holding the same paragraph give it the same id, and different ones differ', () => {
+    const shared = 'A paragraph both documents hold, word for word.';
+    const a = chunkText(`# A\n\nOnly in A.\n\n## Shared\n\n${shared}`, { unit: 'chars', maxSize: 60, minSize: 0 }).chunks;
+    const b = chunkText(`# B\n\nOnly in B, and longer.\n\n## Shared\n\n${shared}`, { unit: 'chars', maxSize: 60, minSize: 0 }).chunks;
+    expect(a.find((c) => c.text.includes(shared))?.id).toBe(b.find((c) => c.text.includes(shared))?.id);
+    expect(new Set([...a, ...b].map((c) => c.id)).size).toBe(new Set([...a, ...b].map((c) => c.prefix + c.text + c.suffix)).size);
+  });
+});

@@ -65,7 +65,7 @@ describe('strategy streams', () => {
   });
 
   it('refuses an empty documentId', () => {
-    expect(() => slidingWindowStream({ size: 5, documentId: '' })).toThrow('Invalid option documentId: must be a non-empty string, got ""');
+    expect(() => slidingWindowStream({ size: 5, documentId: 7 as unknown as string })).toThrow("Invalid option documentId: must be a string (or '' for a document without an id), got 7");
   });
 
   it('ends with an AbortError when aborted', async () => {
