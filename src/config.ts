@@ -32,7 +32,7 @@ export interface ParseOptions {
   batchSize?: number;
   /**
    * Hard bound (UTF-16 units) on a Markdown parse batch, whatever the text: where no safe blank line falls within
-   * it, the batch is cut at the most faithful place inside (see the README). Default 32 Ki, or four batches when
+   * it, the batch is cut at the most faithful place inside (see docs/markdown.md). Default 32 Ki, or four batches when
    * `batchSize` is larger.
    */
   maxBatchSize?: number;

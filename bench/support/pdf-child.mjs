@@ -47,7 +47,7 @@ async function main() {
     // pdf.js takes over the bytes it is given; the timed passes hand it a copy, the memory pass the only copy there is.
     const data = copy ? new Uint8Array(bytes) : bytes;
     if (tool === 'chunkstream') {
-      const [{ readPdfBlocks }, { normalizeParseOptions }] = await Promise.all([distModule('parsers/pdf/reader.js'), distModule()]);
+      const [{ readPdfBlocks }, { normalizeParseOptions }] = await Promise.all([distModule('parsers/pdf/reader.js'), distModule('config.js')]);
       let units = 0;
       let pages = 0;
       // No time limit: a loaded machine must not end a long pass with ERR_PDF_LIMIT.
@@ -86,7 +86,7 @@ async function main() {
       }
     }
     if (tool === 'pdf-parse') {
-      const { PDFParse } = await fromRoot('node_modules/pdf-parse/dist/pdf-parse/esm/index.js');
+      const { PDFParse } = await fromRoot('bench/node_modules/pdf-parse/dist/pdf-parse/esm/index.js');
       const parser = new PDFParse({ data });
       try {
         const result = await parser.getText();

@@ -9,7 +9,7 @@ import remarkGfm from 'remark-gfm';
 import { distModule } from './measured.mjs';
 
 // The batcher and the list of inline constructs are the build's own, so the floor parses what chunkstream parses.
-const [{ normalizeParseOptions }, { createMarkdownBatchCore, INLINE_CONSTRUCTS }] = await Promise.all([distModule(), distModule('parsers/markdown/parse.js')]);
+const [{ normalizeParseOptions }, { createMarkdownBatchCore, INLINE_CONSTRUCTS }] = await Promise.all([distModule('config.js'), distModule('parsers/markdown/parse.js')]);
 
 /** A frozen remark processor: full, or with micromark's inline constructs off (those chunkstream's block parse turns off). */
 export function remarkFloor(blockLevel) {

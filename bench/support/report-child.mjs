@@ -12,7 +12,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS, distModule } from './measured.mjs';
 
-const { chunkBlocks, headingMarks, normalizeOptions, pageMarks, parseMarkdown, parsePdf, renderComparison, renderReport, renderTerminal } = await distModule();
+const [{ chunkBlocks, parseMarkdown, parsePdf }, { normalizeOptions }, { headingMarks, pageMarks, renderComparison, renderReport, renderTerminal }] = await Promise.all([
+  distModule(),
+  distModule('config.js'),
+  distModule('report/index.js'),
+]);
 const MARKDOWN = [
   'md/free-programming-books/free-courses-en.md',
   'md/free-programming-books/free-programming-books-langs.md',

@@ -13,7 +13,7 @@
  *     bench.finish(markdownTable(header, rows));
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_TIMEOUT_S, readBenchArgs, type BenchOptions, type BenchUsage, type BenchValues, type COMMON_OPTIONS, numberFlag } from './args.js';
 import { writeResults } from './results.js';
@@ -64,6 +64,23 @@ export type Outcome<T> =
 export function buildDist(root: string = ROOT): void {
   const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error('tsc failed; the bench needs dist/');
+}
+
+/** The benchmarks' own package: the peers only they run (chonkie, pdf-parse), out of the repository's install. */
+export const BENCH_PACKAGE = join(ROOT, 'bench');
+
+/**
+ * Installs the benchmarks' own peers into `bench/node_modules` when they are not there yet (what `npm run
+ * bench:install` does), so that a fresh clone's `npm install` never downloads them.
+ */
+export function installBenchPeers(): void {
+  const manifest = JSON.parse(readFileSync(join(BENCH_PACKAGE, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const missing = Object.keys(manifest.dependencies).filter((name) => !existsSync(join(BENCH_PACKAGE, 'node_modules', name, 'package.json')));
+  if (missing.length === 0) return;
+  console.error(`installing the benchmarks' peers (${missing.join(', ')}) into bench/node_modules`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['install', '--prefix', BENCH_PACKAGE, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm install --prefix bench failed; the bench needs its peers (npm run bench:install)');
 }
 
 /** Throws unless `dir` holds a built library (`index.js`), naming the flag it came from. */
@@ -191,6 +208,7 @@ export function startBench<const O extends BenchOptions>(usage: BenchUsage, own:
   const timeoutMs = numberFlag('timeout', common.timeout, usage.timeoutS ?? DEFAULT_TIMEOUT_S) * 1000;
   const notes: string[] = [];
   if (setup.build !== false) buildDist();
+  installBenchPeers();
   const spawnOptions = (options: Partial<SpawnOptions> = {}): SpawnOptions => ({ timeoutMs, ...options });
   const bench: Bench<typeof values> = {
     values,

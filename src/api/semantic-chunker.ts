@@ -13,9 +13,6 @@ import type { Block, ChunkingResult } from '../types.js';
 import { chunkBlocks, chunkFile, chunkText, splitOptions, type ChunkFileOptions, type ChunkFileResult } from './chunk.js';
 import { splitterUnitMismatch } from './parts.js';
 
-/** The parts a `SemanticChunker` may be given; each left out is the default. */
-export type SemanticChunkerParts = ChunkDeps;
-
 /**
  * The semantic chunker, configured once:
  *
@@ -39,7 +36,7 @@ export class SemanticChunker {
   #streamsUsingTracker = 0;
 
   /** Checks the options and parts at once: a typo or a wrong part fails here, not at the first document. */
-  constructor(config: ChunkFileOptions = {}, parts: SemanticChunkerParts = {}) {
+  constructor(config: ChunkFileOptions = {}, parts: ChunkDeps = {}) {
     const { parseOptions, chunkOptions } = splitOptions(config);
     normalizeParseOptions(parseOptions);
     this.config = normalizeOptions(chunkOptions);

@@ -67,6 +67,12 @@ describe('optional framework peers', () => {
     expect(loaded.filter(framework)).toEqual([]);
   });
 
+  it("import 'chunkstream' loads no part of the report, which 'chunkstream/report' does (so the check can fail)", () => {
+    const report = (url: string) => url.includes('/dist/report/');
+    expect(modulesLoadedBy('chunkstream').filter(report)).toEqual([]);
+    expect(modulesLoadedBy('chunkstream/report').filter(report).length).toBeGreaterThan(3);
+  });
+
   it("'chunkstream/langchain' and 'chunkstream/llamaindex' load their framework (so the check above can fail)", () => {
     const langchain = modulesLoadedBy('chunkstream/langchain');
     expect(langchain.some((u) => u.includes('node_modules/@langchain/core/'))).toBe(true);

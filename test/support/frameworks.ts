@@ -72,7 +72,7 @@ export class KeyedMemoryVectorStore extends VectorStore {
 
 /** A LangChain record manager in memory. Its clock advances on every reading, so two runs never share a time. */
 export class InMemoryRecordManager extends RecordManager {
-  lc_namespace = ['chunkstream', 'test'];
+  override lc_namespace = ['chunkstream', 'test'];
   readonly records = new Map<string, { updatedAt: number; groupId: string | null }>();
   #clock = 0;
   async createSchema(): Promise<void> {}
