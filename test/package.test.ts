@@ -172,6 +172,16 @@ describe('what the framework recipes did with the things given to them', () => {
   });
 });
 
+describe('what the queue example did', () => {
+  it.skipIf(!RUN_REDIS_TESTS)('chunked every job it enqueued, on a Redis of its own', () => {
+    const snippet = snippets.find((s) => s.name === 'queue')!;
+    const { stdout } = state.results.get(snippet.id)!;
+    const jobs = Number(/^(\d+) jobs/.exec(stdout)?.[1]);
+    expect(jobs).toBeGreaterThan(3);
+    expect(stdout.trim()).toBe(`${jobs} jobs, ${jobs} completed, 0 failed, done: true`);
+  });
+});
+
 describe('a CommonJS project on the packed package', () => {
   it("require()s the main entry and every subpath, typed from a .cts file, and chunks a string and a PDF", () => {
     const project = state.cjs!;
