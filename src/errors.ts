@@ -40,6 +40,8 @@ export type ChunkErrorCode =
   | 'ERR_QUEUE_UNAVAILABLE'
   /** A queue job named a file outside the worker's input roots (a link out of them included), or the worker has none. */
   | 'ERR_INPUT_OUTSIDE_ROOTS'
+  /** The Redis behind a job queue lost the queue's jobs: it restarted without persistence, or its keys were flushed or evicted. */
+  | 'ERR_QUEUE_LOST'
   /** A stage of a chunking run failed in an unexpected way (a bug, or a failing dependency). */
   | 'ERR_INTERNAL';
 

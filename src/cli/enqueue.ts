@@ -3,9 +3,11 @@
  * input and chunking flags are the main command's own, parsed by its own parser (`parseCliArgs`), so a job chunks
  * exactly as `chunkstream FILE` would; the job count goes to stdout, notes to stderr.
  */
+import { appendFile } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ChunkError, isChunkError } from '../errors.js';
+import { DEFAULT_QUEUE_NAME } from '../integrations/queue/options.js';
 import { OPTIONS, parseArgsOptions, parseCliArgs } from './args.js';
 import type { EnqueueResult } from '../integrations/queue/enqueue.js';
 import { CONNECTION_FLAGS, connectionValues, flagHelp, INPUT_ROOT_FLAG, loadQueueModule, numberOrRaw, usageError, type FlagValue, type QueueFlag, type QueueIo } from './queue-args.js';
@@ -18,6 +20,7 @@ const ENQUEUE_FLAGS: readonly QueueFlag[] = [
   { name: 'attempts', type: 'string', arg: 'N', help: 'Tries per job for errors a retry may fix, such as an unreadable file (default: 3)' },
   { name: 'backoff', type: 'string', arg: 'MS', help: 'First wait before a retry, doubling at each try (default: 1000)' },
   { ...INPUT_ROOT_FLAG, help: "The workers' input roots (repeatable): warn about files outside them (default: none, so every file named by path)" },
+  { name: 'manifest', type: 'string', arg: 'FILE', help: 'Append one JSON line per job added (id, input, output): status --manifest FILE names the jobs Redis lost' },
   { name: 'quiet', type: 'boolean', help: 'No notes about skipped inputs' },
 ];
 
@@ -51,6 +54,8 @@ export interface EnqueueArgs {
   readonly inputs: readonly string[];
   readonly options: Record<string, unknown>;
   readonly quiet: boolean;
+  /** `--manifest FILE`: where the jobs added are appended. */
+  readonly manifest: string | undefined;
   /** True when `--input-root` was given: the warning then names the roots rather than their absence. */
   readonly rootsGiven: boolean;
 }
@@ -89,6 +94,7 @@ export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' 
   return {
     inputs: config.inputs,
     quiet: values.quiet === true,
+    manifest: typeof values.manifest === 'string' ? values.manifest : undefined,
     rootsGiven: roots.length > 0,
     options: {
       ...(roots.length > 0 ? { inputRoots: roots } : {}),
@@ -153,8 +159,14 @@ export async function runEnqueue(argv: string[], io: QueueIo): Promise<number> {
     return 0;
   }
   try {
-    const { enqueueFiles } = await loadQueueModule();
+    const { enqueueFiles, formatManifest } = await loadQueueModule();
     const result = await enqueueFiles(args.inputs, args.options);
+    if (args.manifest !== undefined) {
+      const queue = (args.options.queue as string | undefined) ?? DEFAULT_QUEUE_NAME;
+      await appendFile(args.manifest, formatManifest(result, queue)).catch((error: Error) => {
+        throw new ChunkError('ERR_WRITE', `Cannot write the manifest ${args.manifest}: ${error.message} (the ${result.jobs.length} job(s) were added)`, { cause: error });
+      });
+    }
     if (!args.quiet) for (const line of skipNotes(result.skipped)) io.stderr.write(`${line}\n`);
     for (const m of result.missing) io.stderr.write(`${m.source}: ${m.code} ${m.message}\n`);
     for (const line of outsideNotes(result, args.rootsGiven ? (args.options.inputRoots as string[]) : [])) io.stderr.write(`${line}\n`);

@@ -47,7 +47,8 @@ const HELP = [
   ...flagHelp(WORKER_FLAGS),
   '',
   'Ctrl-C (or SIGTERM) once: finish the jobs in progress and exit 0. Twice: hand them back to the queue and exit 130.',
-  'Exit codes: 0 stopped, 1 could not start (bullmq missing), 2 bad usage, 130 jobs handed back.',
+  'Exit codes: 0 stopped, 1 could not start (bullmq or ioredis missing) or, with --exit-when-drained, Redis lost the',
+  "queue's jobs (ERR_QUEUE_LOST: it restarted without persistence), 2 bad usage, 130 jobs handed back.",
   '',
 ].join('\n');
 
@@ -125,12 +126,14 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   // This worker found a job whose worker stopped renewing its lock, and put it back in the queue.
   worker.on('stalled', (jobId: string) => log(`stalled ${jobId} back in the queue: its worker stopped answering`));
   let lastError = '';
-  worker.on('error', (error: Error) => {
+  const sayError = (error: Error): void => {
     // A Redis that is down repeats the same error on every reconnection attempt: say it once.
-    if (error.message === lastError) return;
-    lastError = error.message;
-    io.stderr.write(`chunkstream worker: ${error.message}\n`);
-  });
+    const line = isChunkError(error) ? `${error.code} ${error.message}` : error.message;
+    if (line === lastError) return;
+    lastError = line;
+    io.stderr.write(`chunkstream worker: ${line}\n`);
+  };
+  worker.on('error', sayError);
   worker.on('ready', () => {
     lastError = '';
   });
@@ -154,6 +157,7 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   signals.on('SIGTERM', onSignal);
 
   let readyMs: number | undefined;
+  let lost = false;
   try {
     const ready = chunkWorker.ready().then((start) => {
       readyMs = performance.now() - started;
@@ -163,8 +167,14 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
     });
     // Ctrl-C must work while Redis is still out of reach.
     await Promise.race([ready, stop]);
-    if (interrupts === 0 && args.drain) await Promise.race([stop, chunkWorker.untilQueueDone()]);
-    else await stop;
+    if (interrupts === 0 && args.drain) {
+      await Promise.race([stop, chunkWorker.untilQueueDone()]).catch((error: unknown) => {
+        // The queue was lost rather than done: say so, and exit 1 rather than 0.
+        if (!isChunkError(error, 'ERR_QUEUE_LOST')) throw error;
+        lost = true;
+        sayError(error);
+      });
+    } else await stop;
     await chunkWorker.close();
   } finally {
     signals.off('SIGINT', onSignal);
@@ -179,5 +189,6 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
     const figures = { workerId: config.workerId, ...f, readyMs: readyMs ?? null, lastJobMs: lastJobMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
     await writeFile(args.statsJson, JSON.stringify(figures, null, 2) + '\n');
   }
-  return f.handedBack > 0 || interrupts >= 2 ? 130 : 0;
+  if (f.handedBack > 0 || interrupts >= 2) return 130;
+  return lost ? 1 : 0;
 }

@@ -12,6 +12,7 @@ import { expandInputs, type InputFile, type MissingInput, type SkippedInput } fr
 import { outDirPath } from '../../files/output.js';
 import { openQueue } from './connection.js';
 import { isUnderRoots } from './input-roots.js';
+import { noteEnqueued, recordKey } from './queue-record.js';
 import { encodeChunkOptions, isSafeOutputName, JOB_DATA_VERSION, JOB_NAME, MAX_INLINE_BYTES, type ChunkJobData, type JobFormat } from './job-data.js';
 import { normalizeEnqueueOptions, type EnqueueConfig, type EnqueueOptions } from './options.js';
 
@@ -51,6 +52,11 @@ export interface EnqueueResult {
    * added all the same (the workers' roots may differ from these); this is the warning.
    */
   readonly outsideRoots: readonly EnqueuedJob[];
+  /**
+   * The queue's epoch (see `queue-record.ts`): set by the first enqueue into the queue, and the same for every later
+   * one until Redis loses the queue. Undefined when no job was added.
+   */
+  readonly epoch: string | undefined;
 }
 
 /** Jobs sent to Redis in one round trip. */
@@ -137,11 +143,14 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
   const pending: Pending[] = [...files.map((file) => ({ kind: 'file', file }) as const), ...documents.map((document) => ({ kind: 'inline', document }) as const)];
   const jobs: EnqueuedJob[] = [];
   const outside: EnqueuedJob[] = [];
-  if (pending.length === 0) return { jobs, skipped, missing, outsideRoots: outside };
+  if (pending.length === 0) return { jobs, skipped, missing, outsideRoots: outside, epoch: undefined };
   const roots = await localRoots(config.inputRoots);
 
   const queue = await openQueue(config);
+  let epoch: string | undefined;
   try {
+    const client = await queue.getBackend().client;
+    const record = recordKey(queue.toKey);
     const opts = { attempts: config.attempts, backoff: { type: 'exponential', delay: config.backoff } };
     for (let i = 0; i < pending.length; i += BULK) {
       // Built a batch at a time, so inline contents are never all held at once.
@@ -150,6 +159,8 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
         if (!isSafeOutputName(data.output)) throw new ChunkError('ERR_INVALID_INPUT', `${data.source} gives an output name outside the output folder: ${data.output}`);
       }
       const added = await queue.addBulk(batch.map((data) => ({ name: JOB_NAME, data, opts })));
+      // Counted after the jobs are in: a record never claims jobs that were not added.
+      epoch = await noteEnqueued(client, record, added.length);
       const refusals = await Promise.all(batch.map((data) => data.path !== undefined && refused(data.path, roots)));
       added.forEach((job, k) => {
         const data = batch[k] as ChunkJobData;
@@ -161,5 +172,5 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
   } finally {
     await queue.close().catch(() => {});
   }
-  return { jobs, skipped, missing, outsideRoots: outside };
+  return { jobs, skipped, missing, outsideRoots: outside, epoch };
 }

@@ -9,11 +9,15 @@ export type { ChunkWorker, ChunkWorkerFigures, ChunkWorkerStart, ChunkWorkerWarn
 export { enqueueFiles } from './enqueue.js';
 export type { EnqueueResult, EnqueuedJob, InlineDocument } from './enqueue.js';
 export { getQueueStatus } from './status.js';
-export type { QueueStatus, QueueCounts, FailedJob } from './status.js';
+export type { QueueStatus, QueueCounts, FailedJob, VanishedJob } from './status.js';
+export type { QueueRecord } from './queue-record.js';
+export type { RedisSettings } from './redis-check.js';
+export { formatManifest, parseManifest } from './manifest.js';
+export type { ManifestEntry } from './manifest.js';
 export { createChunkProcessor } from './processor.js';
 export type { ChunkProcessor, ChunkProcessorOptions, ChunkJobLike } from './processor.js';
 export { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_URL, normalizeEnqueueOptions, normalizeQueueOptions, normalizeStatusOptions, normalizeWorkerOptions } from './options.js';
-export type { ChunkWorkerOptions, ChunkWorkerConfig, EnqueueOptions, EnqueueConfig, QueueConnectionOptions, QueueConnectionConfig, QueueStatusOptions, QueueStatusConfig, BullConnection } from './options.js';
+export type { ChunkWorkerOptions, ChunkWorkerConfig, EnqueueOptions, EnqueueConfig, QueueConnectionOptions, QueueConnectionConfig, QueueStatusOptions, QueueStatusConfig, BullConnection, ExpectedJob } from './options.js';
 export { JOB_NAME, JOB_DATA_VERSION, MAX_INLINE_BYTES, readJobData, encodeChunkOptions, decodeChunkOptions } from './job-data.js';
 export type { ChunkJobData, ChunkJobResult, ReadJobData, JobChunkOptions, JobFormat, EncodedRegExp } from './job-data.js';
 export { FINAL_ERROR_CODES, isFinalErrorCode, formatFailedReason, parseFailedReason } from './failure.js';

@@ -192,22 +192,57 @@ export function normalizeQueueOptions(options: QueueConnectionOptions = {}): Que
   return Object.freeze(normalizeConnection(o));
 }
 
+/** A job as its enqueuer knows it: what `enqueueFiles` returns, or a line of `enqueue --manifest`. */
+export interface ExpectedJob {
+  readonly id: string;
+  readonly source: string;
+  /** Its output file, relative to the workers' output folder. */
+  readonly output: string;
+}
+
 /** Options of `getQueueStatus`. */
 export interface QueueStatusOptions extends QueueConnectionOptions {
   /** The most failed jobs listed (newest first); the count covers them all. Default 1000. */
   failedLimit?: number;
+  /**
+   * The jobs enqueued (`EnqueueResult.jobs`, or an enqueue manifest read back): those Redis no longer holds are
+   * listed in `vanished`. Redis loses jobs when it restarts without persistence, or when keys are flushed or evicted.
+   */
+  jobs?: readonly ExpectedJob[];
+  /** The workers' output folder, when it is reachable from here: a vanished job whose output is in place is marked. */
+  outDir?: string;
 }
 
 /** The normalized, frozen form of `QueueStatusOptions`. */
 export interface QueueStatusConfig extends QueueConnectionConfig {
   readonly failedLimit: number;
+  readonly jobs: readonly ExpectedJob[] | undefined;
+  readonly outDir: string | undefined;
+}
+
+function expectedJobs(value: unknown): readonly ExpectedJob[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw invalidOption('jobs', 'must be an array of { id, source, output }', value);
+  for (const job of value) {
+    const j = job as Partial<ExpectedJob> | null;
+    if (typeof j !== 'object' || j === null || typeof j.id !== 'string' || typeof j.source !== 'string' || typeof j.output !== 'string') {
+      throw invalidOption('jobs', 'must hold { id, source, output } objects of strings', job);
+    }
+  }
+  return Object.freeze([...value]);
 }
 
 /** Normalizes the options of `getQueueStatus`. */
 export function normalizeStatusOptions(options: QueueStatusOptions = {}): QueueStatusConfig {
   const o = objectOf('options', options);
-  checkKnown(o, [...CONNECTION_KEYS, 'failedLimit']);
-  return Object.freeze({ ...normalizeConnection(o), failedLimit: integer('failedLimit', o.failedLimit, 1000, 0, 1_000_000) });
+  checkKnown(o, [...CONNECTION_KEYS, 'failedLimit', 'jobs', 'outDir']);
+  if (o.outDir !== undefined && (typeof o.outDir !== 'string' || o.outDir === '')) throw invalidOption('outDir', 'must be a non-empty path', o.outDir);
+  return Object.freeze({
+    ...normalizeConnection(o),
+    failedLimit: integer('failedLimit', o.failedLimit, 1000, 0, 1_000_000),
+    jobs: expectedJobs(o.jobs),
+    outDir: o.outDir as string | undefined,
+  });
 }
 
 const WORKER_KEYS = [...CONNECTION_KEYS, 'outDir', 'concurrency', 'lockDuration', 'stalledInterval', 'maxStalledCount', 'workerId', 'inputRoots'];

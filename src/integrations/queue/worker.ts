@@ -9,6 +9,9 @@ import { bullOptions } from './connection.js';
 import type { ChunkJobData, ChunkJobResult } from './job-data.js';
 import { normalizeWorkerOptions, type ChunkWorkerConfig, type ChunkWorkerOptions } from './options.js';
 import { resolveInputRoots } from './input-roots.js';
+import { checkRedisSettings, type RedisSettings } from './redis-check.js';
+import { recordKey, type RecordClient } from './queue-record.js';
+import { createQueueWatch } from './queue-watch.js';
 import { createChunkProcessor } from './processor.js';
 
 /** What one worker has done since it started. */
@@ -31,8 +34,9 @@ export interface ChunkWorkerFigures {
 /** Something about a worker's settings or its Redis that an operator should know, said once at start. */
 export interface ChunkWorkerWarning {
   /**
-   * `INLINE_ONLY`: no input roots, so jobs naming a file will fail. Others come from the Redis check
-   * (`checkRedisSettings`).
+   * `INLINE_ONLY`: no input roots, so jobs naming a file will fail. From the check of Redis's settings:
+   * `REDIS_EVICTION` (a `maxmemory-policy` other than `noeviction`), `REDIS_NO_AOF` (no append-only file: a restart
+   * loses the jobs), `REDIS_UNCHECKED` (`INFO` refused).
    */
   readonly code: string;
   readonly message: string;
@@ -42,6 +46,8 @@ export interface ChunkWorkerWarning {
 export interface ChunkWorkerStart {
   /** Real paths of the input roots (links resolved); empty when the worker reads inline documents only. */
   readonly inputRoots: readonly string[];
+  /** Redis's settings as `INFO` gave them; undefined when it refused. */
+  readonly redis: RedisSettings | undefined;
   readonly warnings: readonly ChunkWorkerWarning[];
 }
 
@@ -59,7 +65,8 @@ export interface ChunkWorker {
   /**
    * Resolves once the queue is finished: nothing waiting, running or waiting for a retry, here or on any other
    * worker. Checked every `pollMs`. A job whose worker died still counts as running until its lock lapses and a
-   * worker takes it back, so this waits for recovered jobs too.
+   * worker takes it back, so this waits for recovered jobs too. Rejects with `ERR_QUEUE_LOST` when Redis lost the
+   * queue's jobs while this worker ran (the queue's record it saw is gone): an empty queue is then not a done one.
    */
   untilQueueDone(pollMs?: number): Promise<void>;
   /**
@@ -105,6 +112,10 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   });
   // Without a listener an 'error' event (Redis gone for a while) would throw; BullMQ reconnects by itself.
   worker.on('error', () => {});
+  const client = (): Promise<RecordClient> => worker.getBackend().client;
+  const watch = createQueueWatch(config.queue, client, recordKey(worker.toKey));
+  // After each reconnection: a Redis that came back empty lost the queue. Said through BullMQ's 'error' event, once.
+  worker.getBackend().on('ready', () => void watch.check().catch((error: unknown) => worker.emit('error', error as Error)));
   worker.on('completed', (_job: Job, result: ChunkJobResult) => {
     figures.completed++;
     figures.chunks += result.chunks;
@@ -126,7 +137,9 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
     inputRoots,
     ready: async () => {
       await worker.waitUntilReady();
-      return { inputRoots, warnings: inputRoots.length === 0 ? [inlineOnly()] : [] };
+      const { settings, warnings } = await checkRedisSettings(await worker.getBackend().client);
+      await watch.check().catch(() => {});
+      return { inputRoots, redis: settings, warnings: [...(inputRoots.length === 0 ? [inlineOnly()] : []), ...warnings] };
     },
     figures: () => ({ ...figures }),
     async untilQueueDone(pollMs = 500) {
@@ -136,6 +149,10 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
       }
       for (;;) {
         const c = await observer.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
+        // Read after the counts: a loss that emptied the queue shows here before the counts are trusted.
+        await watch.check();
+        const lost = watch.lost();
+        if (lost !== undefined) throw lost;
         if (Object.values(c).every((n) => n === 0)) return;
         // Look again when this worker finds the queue empty, or after pollMs: a job of another worker (or one
         // whose worker died and that waits for its lock to lapse) ends without an event here.

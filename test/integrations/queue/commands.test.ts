@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outDirPath } from '../../../src/files/output.js';
 import { parseEnqueueArgs } from '../../../src/cli/enqueue.js';
@@ -110,7 +111,8 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', out, '--input-root', dir, '--exit-when-drained', '--stats-json', join(dir, 'w.json')]);
     expect(worker.code).toBe(0);
     expect(worker.stderr).toContain(`reading files under ${realpathSync(dir)}, writing to ${out}`);
-    expect(worker.stderr).not.toContain('warning');
+    // The test's Redis keeps nothing on disk: the worker says what that costs, and nothing about its inputs.
+    expect(worker.stderr.match(/warning: .*/g)).toEqual(['warning: Redis writes no append-only file (appendonly no): a restart loses every job waiting or running, and workers then find the queue empty. Set appendonly yes (appendfsync everysec, or always to lose nothing to a crash)']);
     expect(worker.stdout).toMatch(/^completed \S+ .*good\.md: 1 chunks, \d+ ms$/m);
     expect(worker.stdout).toMatch(/^failed \S+ .*broken\.pdf: ERR_PDF_INVALID /m);
     const figures = JSON.parse(readFileSync(join(dir, 'w.json'), 'utf8'));
@@ -153,6 +155,28 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     const worker = await runCli(['worker', '--redis', redis.url, '--queue', queue, '--out-dir', join(dir, 'o'), '--input-root', join(dir, 'elsewhere')]);
     expect(worker.code).toBe(2);
     expect(worker.stderr).toContain(`chunkstream worker: ERR_INVALID_OPTION Invalid option inputRoots: ${join(dir, 'elsewhere')} cannot be resolved`);
+  });
+
+  it('enqueue --manifest keeps the jobs outside Redis; status --manifest names those Redis lost (exit 1)', async () => {
+    const queue = `c${++queues}`;
+    const files = ['m1.md', 'm2.md'].map((name) => join(dir, name));
+    for (const f of files) writeFileSync(f, `# ${f}\n\nText.\n`);
+    const manifest = join(dir, `${queue}.jsonl`);
+    expect((await runCli(['enqueue', '--redis', redis.url, '--queue', queue, '--input-root', dir, '--manifest', manifest, ...files])).code).toBe(0);
+    const entries = readFileSync(manifest, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries).toEqual(files.map((f) => ({ queue, epoch: expect.stringMatching(/^[0-9a-f]{16}$/), id: expect.any(String), source: f, output: outDirPath('', f), path: f })));
+    const kept = await runCli(['status', '--redis', redis.url, '--queue', queue, '--manifest', manifest]);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).not.toContain('vanished');
+    // What a Redis without persistence looks like after a restart: empty (the tests before this one are done with it).
+    const client = new Redis(redis.url);
+    await client.flushdb();
+    client.disconnect();
+    const lost = await runCli(['status', '--redis', redis.url, '--queue', queue, '--manifest', manifest, '--out-dir', join(dir, 'nowhere')]);
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain(
+      `vanished 2 job(s) of the manifest: Redis no longer holds them (the queue's record is gone too: Redis restarted without persistence, or its keys were flushed or evicted):\n  ${files[0]} (job ${entries[0].id}, ${entries[0].output}: no output)\n`,
+    );
   });
 
   it('status says when Redis cannot be reached (exit 1)', async () => {

@@ -102,6 +102,7 @@ describe('the queue entry point', () => {
         "encodeChunkOptions",
         "enqueueFiles",
         "formatFailedReason",
+        "formatManifest",
         "getQueueStatus",
         "isFinalErrorCode",
         "normalizeEnqueueOptions",
@@ -109,6 +110,7 @@ describe('the queue entry point', () => {
         "normalizeStatusOptions",
         "normalizeWorkerOptions",
         "parseFailedReason",
+        "parseManifest",
         "readJobData",
       ]
     `);
