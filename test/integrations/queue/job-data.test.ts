@@ -64,7 +64,7 @@ describe('job data', () => {
       [job({ output: '/abs.jsonl' }), /output must be a relative/],
       [job({ path: 'relative/a.md' }), /path must be an absolute path/],
       [job({ content: 'AAAA' }), /exactly one of path and content/],
-      [job({ format: 'docx' }), /format must be one of/],
+      [job({ format: 'rtf' }), /format must be one of/],
       [job({ chunkOptions: { documentId: 'x' } }), /chunkOptions.documentId is set per job/],
       [job({ parseOptions: { workers: 2 } }), /unknown parse option workers/],
       [job({ chunkOptions: { markers: [{ regex: '(', flags: '' }] } }), /invalid regular expression/],
