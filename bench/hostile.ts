@@ -1,5 +1,6 @@
 /**
- * Hostile input: every generated shape of `test/support/hostile-markdown.ts` (and the hostile PDFs of
+ * Hostile input: every generated shape of `test/support/hostile-markdown.ts` and `test/support/hostile-html.ts`
+ * (the HTML ones named `html-…`, read with `format: 'html'`), and the hostile PDFs of
  * `test/support/pdf-hostile.ts`, when present) at 2, 8 and 32 MB, streamed from disk through
  * `parse({ workers: 0 }) → chunk({ maxSize: 512 })`, each run in its own process: time per MB beside Node's API docs
  * at the same size in the same run, peak RSS and outcome; and LangChain.js's recursive Markdown splitter with
@@ -19,6 +20,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HOSTILE_HTML } from '../test/support/hostile-html.js';
 import { HOSTILE_MARKDOWN } from '../test/support/hostile-markdown.js';
 import { listFlag, numberFlag } from './support/args.js';
 import { markdownTable } from './support/results.js';
@@ -35,7 +37,7 @@ const bench = startBench(
   },
   {
     sizes: { type: 'string', value: 'LIST', description: 'sizes in MB (default 2,8,32; 2 with --quick)' },
-    shapes: { type: 'string', value: 'LIST', description: `shapes to run (default all): ${HOSTILE_MARKDOWN.map((s) => s.name).join(',')}` },
+    shapes: { type: 'string', value: 'LIST', description: `shapes to run (default all): ${[...HOSTILE_MARKDOWN.map((s) => s.name), ...HOSTILE_HTML.map((s) => `html-${s.name}`)].join(',')}` },
     'no-peers': { type: 'boolean', default: false, description: 'skip LangChain.js (the default with --quick)' },
     runs: { type: 'string', default: '1', value: 'N', description: "processes per chunkstream measurement (the shapes' and the docs'), the fastest kept" },
   },
@@ -107,10 +109,15 @@ const perMb = (r: Run): number => r.seconds / (r.bytes / MB);
 const fixed = (n: number, digits: number): string => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 const rows: (string | number)[][] = [];
 const goals: string[] = [];
+/** The Markdown shapes and the HTML ones (named `html-…`), each with the extension that tells the reader its format. */
+const SHAPES = [
+  ...HOSTILE_MARKDOWN.map((s) => ({ ...s, extension: '.md' })),
+  ...HOSTILE_HTML.map((s) => ({ ...s, name: `html-${s.name}`, extension: '.html' })),
+];
 // Without Node's docs the shapes still run; their time per MB then has nothing to be compared with.
 const hasDocs = bench.has("the reference rows (Node's API docs), and with them the × docs column", NODE_DOCS);
 for (const size of sizes) {
-  const shapes = HOSTILE_MARKDOWN.filter((s) => wanted === undefined || wanted.includes(s.name));
+  const shapes = SHAPES.filter((s) => wanted === undefined || wanted.includes(s.name));
   const docsFile = join(TMP, `nodedocs-${size}.md`);
   // The docs' row is the fastest of all their runs beside the shapes of this size, filled in once they are done.
   const docsRow = rows.length;
@@ -120,13 +127,15 @@ for (const size of sizes) {
     rows.push([]);
   }
   for (const shape of shapes) {
-    const file = join(TMP, `${shape.name}-${size}.md`);
-    writeFileSync(file, shape.make(size * MB), shape.name === 'random-bytes' ? 'latin1' : 'utf8');
+    const file = join(TMP, `${shape.name}-${size}${shape.extension}`);
+    const made = shape.make(size * MB);
+    if (typeof made === 'string') writeFileSync(file, made, shape.name === 'random-bytes' ? 'latin1' : 'utf8');
+    else writeFileSync(file, made);
     const { ours, docs } = hasDocs ? await runBesideDocs(file, docsFile) : { ours: await runMarkdown(file), docs: undefined };
     if (docs !== undefined) fastestDocs = faster(fastestDocs, docs, okSeconds);
     const docsPerMb = docs === undefined ? NaN : perMb(docs);
     const ratio = perMb(ours) / docsPerMb;
-    const theirs = peers ? await run('langchain', file) : undefined;
+    const theirs = peers && shape.extension === '.md' ? await run('langchain', file) : undefined;
     rmSync(file, { force: true });
     rows.push([
       shape.name,

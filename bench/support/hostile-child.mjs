@@ -15,7 +15,7 @@ import { distModule, peakRssBytes, report, stopwatch, treeRssSampler } from './m
 
 const SIZE = 512;
 const [contender, file] = process.argv.slice(2);
-const format = file.endsWith('.pdf') ? 'pdf' : 'markdown';
+const format = file.endsWith('.pdf') ? 'pdf' : file.endsWith('.html') ? 'html' : 'markdown';
 
 async function chunkstream({ chunk, parse }) {
   let chunks = 0;
