@@ -11,7 +11,7 @@ import { ChunkError } from '../errors.js';
 import type { FileFormat } from '../files/inputs.js';
 import type { FileParseOptions } from '../files/process-file.js';
 import { CLI_PARSE_KEYS, HELP_GROUPS, OPTION_TABLE, type FlagSpec, type OptionKey, type OptionScope } from '../options.js';
-import { isDocumentFormat } from '../parsers/formats.js';
+import { FORMAT_TABLE, isDocumentFormat } from '../parsers/formats.js';
 
 
 /** Everything a chunking run needs, validated. */
@@ -76,6 +76,15 @@ export function helpLines(flags: readonly FlagSpec[]): string[] {
   });
 }
 
+/** One help line per format, from the format table: its extensions and the input flags that apply to it. */
+function formatLines(): string[] {
+  const flagOf = new Map(OPTIONS.map((o) => [o.key as string, `--${o.name}`]));
+  return Object.values(FORMAT_TABLE).map((entry) => {
+    const flags = entry.parseOptions.flatMap((key) => flagOf.get(key) ?? []);
+    return `  ${entry.name.padEnd(12)} ${entry.extensions.join(' ')}${flags.length > 0 ? `; ${flags.join(' ')}` : ''}`;
+  });
+}
+
 /** The usage text, generated from `OPTIONS`. */
 export function helpText(): string {
   const lines = [
@@ -87,6 +96,7 @@ export function helpText(): string {
     'Subcommand: chunkstream diff OLD.jsonl NEW.jsonl lists the chunk ids added, removed and kept (see diff --help).',
   ];
   for (const group of HELP_GROUPS) lines.push('', `${group}:`, ...helpLines(OPTIONS.filter((x) => x.group === group)));
+  lines.push('', 'Formats (--format NAME: extensions; the input options each reads):', ...formatLines());
   lines.push('', 'Exit codes: 0 all files done, 1 a file failed or the run was stopped, 2 bad usage.', '');
   return lines.join('\n');
 }

@@ -192,7 +192,8 @@ const docx: FormatEntry = {
   title: 'Word',
   extensions: ['.docx'],
   signature: isDocxHead,
-  parseOptions: ['fatal'],
+  // mammoth reads the archive; its HTML is text already, so no decoding option applies.
+  parseOptions: [],
   reader: {
     input: 'file',
     limit: () => MAX_DOCX_BYTES,
