@@ -188,7 +188,7 @@ describe('chunkstream command', () => {
   it('exits 0 on success, 1 when a file fails, 2 on bad usage', async () => {
     expect((await runCli(['-q', join(dir, 'many/doc-0.md')])).code).toBe(0);
     expect((await runCli(['-q', join(dir, 'many/doc-0.md'), join(dir, 'nope.md')])).code).toBe(1);
-    for (const args of [[], ['--bogus', 'x.md'], ['--max-size', '0', 'x.md'], ['--jobs', '0', 'x.md'], ['--out', 'a', '--out-dir', 'b', 'x.md'], ['--format', 'docx', 'x.md'], ['--strategy', 'magic', 'x.md']]) {
+    for (const args of [[], ['--bogus', 'x.md'], ['--max-size', '0', 'x.md'], ['--jobs', '0', 'x.md'], ['--out', 'a', '--out-dir', 'b', 'x.md'], ['--format', 'rtf', 'x.md'], ['--strategy', 'magic', 'x.md']]) {
       const run = await runCli(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(/ERR_INVALID_OPTION /);

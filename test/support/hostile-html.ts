@@ -21,10 +21,15 @@ const WORDS = 'alpha beta gamma delta release fixed added removed changed securi
 
 export const HOSTILE_HTML: readonly HostileHtmlShape[] = [
   { name: 'unclosed-tags', description: 'paragraphs, items, cells and inline elements never closed', make: (b) => repeat(b, `<p><b><i>${WORDS}<li>item <td>cell <span>`) },
-  { name: 'deep-nesting', description: '100,000 nested divs (a tenth of the size at small sizes), then their end tags', make: (b) => {
-    const depth = Math.min(100_000, Math.floor(b / 12));
-    return `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}<p>after</p>`;
-  } },
+  {
+    name: 'deep-nesting',
+    description: '100,000 nested divs (fewer in small sizes) around text, then their end tags, then paragraphs',
+    make: (b) => {
+      const depth = Math.min(100_000, Math.floor(b / 24));
+      const nested = `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}`;
+      return repeat(b, `<p>${WORDS}</p>`, nested);
+    },
+  },
   { name: 'huge-text-node', description: 'one text node of the whole size, no tag inside', make: (b) => repeat(b, WORDS, '<p>', '</p>') },
   { name: 'huge-attribute', description: 'one attribute value of the whole size', make: (b) => repeat(b, 'x', '<img alt="', '"><p>after</p>') },
   { name: 'unmatched-end-tags', description: 'end tags that match nothing open (a million in 7 MB), inside open spans', make: (b) => repeat(b, '</div>', `${'<span>'.repeat(500)}<p>text`, '</p>') },
