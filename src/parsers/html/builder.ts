@@ -27,7 +27,7 @@ import {
   takeTablePart,
   type Container,
 } from './containers.js';
-import { MAIN_REGION, OUTSIDE_REGION, type DraftBlock, type Region } from './document.js';
+import { MAIN_REGION, OUTSIDE_REGION, type ContentMode, type DraftBlock, type Region } from './document.js';
 import { BLOCK_ELEMENTS, BOILERPLATE, BOILERPLATE_ROLES, CLOSED_BY, HEADING_DEPTH, NEVER_TEXT, PERMALINK_TEXTS, SECTIONING, VOID_ELEMENTS } from './elements.js';
 import { cutPoint, dropHead, FlowText, sourceAt } from './flow-text.js';
 import type { Attributes, TokenHandler } from './tokens.js';
@@ -39,8 +39,6 @@ const DEEP_WARNING = `elements nested deeper than ${MAX_OPEN} levels were read a
 const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight(?:-source)?)-([\w+#.-]+)/;
 
-/** What the reader keeps: everything, or only the content. */
-export type ContentMode = 'main' | 'all';
 
 /** One open element. */
 interface OpenElement {
@@ -336,15 +334,15 @@ export class BlockBuilder implements TokenHandler {
       if (name === 'td' || name === 'th' || name === 'tr') flowOf(table).write(' ', -1);
       return;
     }
-    if (name === 'thead') table.inHead = true;
-    else if (name === 'tbody' || name === 'tfoot') table.inHead = false;
-    else if (name === 'tr') endRow(table);
+    if (name === 'thead' || name === 'tbody' || name === 'tfoot' || name === 'colgroup') return;
+    if (name === 'tr') endRow(table);
     else if (name === 'td' || name === 'th') {
-      endCell(table, false);
+      endCell(table);
       flowOf(table);
-      (table.row as { header: boolean }).header &&= name === 'th';
-      if (table.row !== null && table.row.cells.length === 0) table.row.header = table.inHead || name === 'th';
-    } else if (name === 'caption') table.caption = new FlowText();
+    } else if (name === 'caption') {
+      table.caption = new FlowText();
+      table.inCaption = true;
+    }
     else if (BLOCK_ELEMENTS.has(name)) flowOf(table).write(' ', -1);
   }
 
@@ -361,11 +359,11 @@ export class BlockBuilder implements TokenHandler {
   #leaveInside(container: Container, element: OpenElement, at: number): void {
     const name = element.name;
     if (container.kind === 'table') {
-      if (name === 'table') table(container).nested--;
+      if (name === 'table') container.nested--;
       else if (container.nested === 0) {
-        if (name === 'td' || name === 'th') endCell(container, false);
+        if (name === 'td' || name === 'th') endCell(container);
         else if (name === 'tr') endRow(container);
-        else if (name === 'thead') container.inHead = false;
+        else if (name === 'caption') container.inCaption = false;
         const part = name === 'tr' ? takeTablePart(container, at) : null;
         if (part !== null) this.#sink.add(part);
       }
@@ -517,11 +515,6 @@ export class BlockBuilder implements TokenHandler {
     this.#warnings = [];
     return { warnings };
   }
-}
-
-/** A table container, for the narrowing TypeScript cannot follow through a switch on `kind`. */
-function table(container: Container): Extract<Container, { kind: 'table' }> {
-  return container as Extract<Container, { kind: 'table' }>;
 }
 
 /** The depth of a heading: its `aria-level` (clamped to 1–6) when it has one, else its tag's. */

@@ -42,19 +42,19 @@ export interface ListContainer extends ContainerBase {
 /** A table being read. */
 export interface TableContainer extends ContainerBase {
   readonly kind: 'table';
-  /** Rows of the current part; the first is the header. */
-  rows: { cells: string[]; header: boolean }[];
-  row: { cells: string[]; header: boolean } | null;
+  /** Rows of the current part, each its cells' texts; the first row of the table is its header. */
+  rows: { cells: string[] }[];
+  row: { cells: string[] } | null;
   cell: FlowText | null;
-  /** Inside `thead`. */
-  inHead: boolean;
   /** Tables nested in a cell: their rows and cells are laid out as text. */
   nested: number;
   /** The header and delimiter rows, once a part has been given: every later part is framed by them. */
   frame: string | null;
   /** The columns of the header row. */
   columns: number;
+  /** The caption's text; `inCaption` while the `caption` element is open. */
   caption: FlowText | null;
+  inCaption: boolean;
   /** Text of the current part so far (rows are joined as they end). */
   length: number;
 }
@@ -76,7 +76,7 @@ export function createList(ordered: boolean, start: number, region: Region, sour
 }
 
 export function createTable(region: Region, sourceStart: number, depth: number): TableContainer {
-  return { ...base(region, sourceStart, depth), kind: 'table', rows: [], row: null, cell: null, inHead: false, nested: 0, frame: null, columns: 0, caption: null, length: 0 };
+  return { ...base(region, sourceStart, depth), kind: 'table', rows: [], row: null, cell: null, nested: 0, frame: null, columns: 0, caption: null, inCaption: false, length: 0 };
 }
 
 export function createQuote(region: Region, sourceStart: number, depth: number): QuoteContainer {
@@ -88,8 +88,9 @@ export function createQuote(region: Region, sourceStart: number, depth: number):
 /** The flow text new text of `container` goes to (a table's current cell, opened when text comes outside one). */
 export function flowOf(container: Container): FlowText {
   if (container.kind !== 'table') return container.flow;
+  if (container.inCaption && container.caption !== null) return container.caption;
   if (container.cell === null) {
-    container.row ??= { cells: [], header: container.inHead };
+    container.row ??= { cells: [] };
     container.cell = new FlowText();
   }
   return container.cell;
@@ -189,17 +190,16 @@ function delimiterRow(columns: number): string {
 }
 
 /** A cell ends: its text joins the row. */
-export function endCell(table: TableContainer, header: boolean): void {
+export function endCell(table: TableContainer): void {
   if (table.cell === null) return;
-  table.row ??= { cells: [], header: table.inHead };
+  table.row ??= { cells: [] };
   table.row.cells.push(table.cell.text);
-  if (!header) table.row.header = table.inHead;
   table.cell = null;
 }
 
-/** A row ends: it joins the table (a row of header cells, or in `thead`, is a header row). */
+/** A row ends: it joins the table. */
 export function endRow(table: TableContainer): void {
-  endCell(table, true);
+  endCell(table);
   const row = table.row;
   table.row = null;
   if (row === null || row.cells.length === 0) return;

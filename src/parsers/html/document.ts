@@ -16,6 +16,9 @@
 import type { Block, BlockContinuation, BlockFeatures, ListItemSpan, Span } from '../../types.js';
 import { countLineEndings } from '../../unicode/lines.js';
 
+/** What of a page is read: only its content (`main`), or every visible element (`all`). */
+export type ContentMode = 'main' | 'all';
+
 /** Where a draft lies: in the page's `main`, in its n-th `article` (from 1), or elsewhere. */
 export type Region = number;
 /** The region of what lies in `main`. */
@@ -46,8 +49,6 @@ export interface DraftBlock {
 /** Text held, at most, while the reader does not know yet whether the page has a `main` or one `article`. */
 export const HOLD_LIMIT = 1024 * 1024;
 
-/** What the emitter reads: everything, or only the content. */
-export type Selection = 'content' | 'all';
 
 /** Chooses and numbers the blocks of one page. */
 export class HtmlDocument {
@@ -65,8 +66,8 @@ export class HtmlDocument {
   /** True once a block has come out: the first has no gap before it. */
   #started = false;
 
-  constructor(selection: Selection) {
-    if (selection === 'all') this.#state = 'all';
+  constructor(mode: ContentMode) {
+    if (mode === 'all') this.#state = 'all';
   }
 
   /** Takes a draft; its block comes out now or once the page shows whether it is content. */

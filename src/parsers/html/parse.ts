@@ -26,7 +26,7 @@ export interface HtmlDocumentResult {
 /** Creates the HTML core: bytes or strings in, blocks out. */
 export function createHtmlCore(config: Pick<ParseConfig, 'fatal' | 'htmlContent'>): Core<string | Uint8Array, Block> {
   const decoder = createHtmlDecoder({ fatal: config.fatal });
-  const document = new HtmlDocument(config.htmlContent === 'all' ? 'all' : 'content');
+  const document = new HtmlDocument(config.htmlContent);
   const builder = new BlockBuilder(document, config.htmlContent);
   const tokens = new HtmlTokens(builder);
   return {

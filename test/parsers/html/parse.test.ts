@@ -42,8 +42,9 @@ describe('parseHtml: blocks', () => {
   });
 
   it('gives tables their header row and list items their spans', () => {
-    const { blocks, text } = parseHtml('<table><tr><th>h</th></tr><tr><td>1</td></tr><tr><td>2</td></tr></table><ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>');
-    const [table, list] = blocks as [Extract<Block, { kind: 'table' }>, Extract<Block, { kind: 'list' }>];
+    const { blocks, text } = parseHtml('<table>\n<caption>Sizes</caption>\n<tr><th>h</th></tr>\n<tr><td>1</td></tr><tr><td>2</td></tr></table><ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>');
+    const [caption, table, list] = blocks as [Block, Extract<Block, { kind: 'table' }>, Extract<Block, { kind: 'list' }>];
+    expect([caption.kind, caption.text]).toEqual(['paragraph', 'Sizes']);
     expect(table.rows.map((r) => text.slice(r.start, r.end))).toEqual(['| h |', '| 1 |', '| 2 |']);
     expect(text.slice(table.delimiterRow.start, table.delimiterRow.end)).toBe('| --- |');
     expect(list.items.map((i) => [text.slice(i.start, i.end), i.items.map((n) => text.slice(n.start, n.end))])).toEqual([
