@@ -9,16 +9,23 @@ import { invalidOption, normalizeOptions, type ChunkOptions, type InputFormat, t
 import { toChunkError } from '../errors.js';
 import { formatFromExtension } from '../parsers/detect.js';
 import { defaultStrategyOf } from '../parsers/formats.js';
+import { parseHtml } from '../parsers/html/parse.js';
 import { parseText } from '../parsers/text/parse.js';
 import type { PositionMode } from '../sinks/documents.js';
 import { chunk } from '../stream/chunk.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk } from '../types.js';
 
+/** How the adapters read texts handed over as strings. */
+export type StringFormat = 'markdown' | 'text' | 'html';
+
 /** Options of the adapters: chunking options, the format of texts, and where positions go. */
 export interface AdapterOptions extends ChunkTextOptions {
-  /** How texts handed over as strings are read: `'markdown'` (default) or `'text'` (paragraphs at blank lines only). */
-  readonly format?: 'markdown' | 'text';
+  /**
+   * How texts handed over as strings are read: `'markdown'` (default), `'text'` (paragraphs at blank lines only) or
+   * `'html'` (a page's content; chunk offsets then point into its extracted text).
+   */
+  readonly format?: StringFormat;
   /**
    * Where positions go in the metadata (see `PositionMode`). Default `'unhashed'` with `incremental`, else
    * `'metadata'`.
@@ -34,7 +41,7 @@ export interface AdapterOptions extends ChunkTextOptions {
 
 /** The adapter options checked once, split into what each part takes. */
 export interface AdapterConfig {
-  readonly format: 'markdown' | 'text';
+  readonly format: StringFormat;
   readonly positions: PositionMode;
   readonly chunkOptions: ChunkTextOptions;
   readonly deps: ChunkDeps | undefined;
@@ -43,7 +50,7 @@ export interface AdapterConfig {
 /** Checks adapter options (chunking options with `normalizeOptions`, so errors read as everywhere else). */
 export function resolveAdapterOptions(options: AdapterOptions = {}, deps?: ChunkDeps): AdapterConfig {
   const { format = 'markdown', positions, incremental = false, ...chunkOptions } = options;
-  if (format !== 'markdown' && format !== 'text') throw invalidOption('format', "must be 'markdown' or 'text'", format);
+  if (format !== 'markdown' && format !== 'text' && format !== 'html') throw invalidOption('format', "must be 'markdown', 'text' or 'html'", format);
   if (typeof incremental !== 'boolean') throw invalidOption('incremental', 'must be a boolean', incremental);
   if (positions !== undefined && positions !== 'metadata' && positions !== 'unhashed') {
     throw invalidOption('positions', "must be 'metadata' or 'unhashed'", positions);
@@ -58,6 +65,7 @@ export function chunkString(text: string, config: AdapterConfig, documentId: str
   const options: ChunkTextOptions = { ...config.chunkOptions, documentId, ...(origin !== undefined ? { origin } : {}) };
   if (config.format === 'markdown') return chunkText(text, options, config.deps).chunks;
   const { fatal, maxBufferBytes, batchSize, ...chunkOptions } = options;
+  if (config.format === 'html') return chunkBlocks(parseHtml(text, fatal !== undefined ? { fatal } : {}).blocks, chunkOptions, config.deps).chunks;
   return chunkBlocks(parseText(text, { ...(fatal !== undefined ? { fatal } : {}), ...(maxBufferBytes !== undefined ? { maxBufferBytes } : {}), ...(batchSize !== undefined ? { batchSize } : {}) }), chunkOptions, config.deps).chunks;
 }
 

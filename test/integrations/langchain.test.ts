@@ -117,6 +117,17 @@ describe('chunkstream/langchain', () => {
     expect(docs.length).toBe(3);
   });
 
+  it('reads HTML files and HTML strings (format: html) as chunkFile reads them', async () => {
+    const page = join(dir, 'page.html');
+    writeFileSync(page, '<nav>Menu</nav><main><h1>Guide</h1><p>Read the <b>whole</b> guide.</p><table><tr><th>a</th></tr><tr><td>1</td></tr></table></main>');
+    const docs = await new ChunkstreamLoader(page, { maxSize: 64 }).load();
+    const { chunks } = await chunkFile(page, { maxSize: 64 });
+    expect(docs.map((d) => d.pageContent)).toEqual(chunks.map((c) => c.text));
+    expect(docs.map((d) => d.pageContent).join(' ')).not.toContain('Menu');
+    const split = await new ChunkstreamTextSplitter({ format: 'html', maxSize: 64 }).splitText('<h1>Guide</h1><p>Read the <b>whole</b> guide.</p>');
+    expect(split).toEqual(['Guide\n\nRead the whole guide.']);
+  });
+
   it('fails a missing or broken file with a coded error', async () => {
     await expect(new ChunkstreamLoader(join(dir, 'missing.md')).load()).rejects.toMatchObject({ code: 'ERR_READ' });
     writeFileSync(join(dir, 'broken.pdf'), '%PDF-1.7\nnot really a pdf');
