@@ -36,7 +36,12 @@ export function createBreadcrumbLine(sizer: Sizer, maxSize: number) {
       path = path.slice(1);
       line = `… > ${path.join(' > ')}`;
     }
-    while (line.length > 1 && cost(line) > allowance) line = `${line.slice(0, Math.floor(line.length * 0.8)).trimEnd()}…`;
+    while (line.length > 1 && cost(line) > allowance) {
+      // At least two units go each round (one for the ellipsis put back): a short line cut by a fifth would keep
+      // its length, and a tokenizer for which its ellipsis alone is over the allowance would loop forever.
+      const keep = Math.min(line.length - 2, Math.floor(line.length * 0.8));
+      line = keep <= 0 ? '' : `${line.slice(0, keep).trimEnd()}…`;
+    }
     if (cost(line) > allowance) line = '';
     const result = { line, size: cost(line) };
     if (cache.size > 10_000) cache.clear();
