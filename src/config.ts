@@ -5,6 +5,9 @@
  */
 import { ChunkError } from './errors.js';
 import { optionKeys } from './options.js';
+import { isTokenizerSource, resolveTokenizer, type TokenizerOption, type TokenizerSource } from './tokenizer-source.js';
+
+export type { TokenEncoding, TokenizerOption, TokenizerSource, HuggingFaceTokenizerJson, HuggingFaceTokenizerLike } from './tokenizer-source.js';
 
 /** Input formats a parser understands. `auto` looks at the first bytes (`%PDF-`); `text` is plain text, paragraphs at blank lines. */
 /** The formats chunkstream reads, each with its parser room under `src/parsers/`. */
@@ -15,8 +18,6 @@ export type DocumentFormat = (typeof FORMATS)[number];
 export type InputFormat = DocumentFormat | 'auto';
 /** Units a size can be measured in. */
 export type SizeUnit = 'tokens' | 'chars' | 'words';
-/** Token encodings bundled with the package (no network, ever). */
-export type TokenEncoding = 'cl100k_base' | 'o200k_base';
 /** Chunking strategies. */
 export type StrategyName = 'semantic' | 'fixed' | 'window' | 'markers' | 'turns';
 
@@ -83,11 +84,20 @@ export interface ChunkOptions {
   strategy?: StrategyName;
   /** Unit of every size option; default `tokens`. */
   unit?: SizeUnit;
-  /** Token encoding when `unit` is `tokens`; default `cl100k_base`. */
-  encoding?: TokenEncoding;
+  /**
+   * The tokenizer of `unit: 'tokens'`: `'cl100k_base'` (default), `'o200k_base'`, or a Hugging Face tokenizer as
+   * the path of its `tokenizer.json` (or of the folder holding it), the parsed file, or a `Tokenizer` of
+   * `@huggingface/tokenizers`. Sizes then count what that tokenizer encodes, special tokens included.
+   */
+  tokenizer?: TokenizerOption;
+  /** `tokenizer` by its former name. */
+  encoding?: TokenizerOption;
   /** Count user-perceived characters (grapheme clusters) instead of UTF-16 units when `unit` is `chars`. */
   graphemes?: boolean;
-  /** Hard limit on a chunk's size (what the embedder sees). Default 512. */
+  /**
+   * Hard limit on a chunk's size (what the embedder sees). Default 512, or a Hugging Face tokenizer's
+   * `model_max_length` when its `tokenizer_config.json` names one of at most 8,192.
+   */
   maxSize?: number;
   /** Size the packer aims for. Default 75% of `maxSize`. */
   targetSize?: number;
@@ -130,7 +140,10 @@ export interface ChunkOptions {
 export interface ChunkConfig {
   readonly strategy: StrategyName;
   readonly unit: SizeUnit;
-  readonly encoding: TokenEncoding;
+  /** The tokenizer of `unit: 'tokens'`. */
+  readonly tokenizer: TokenizerSource;
+  /** The tokenizer's name: the encoding's, or the path (or object name) of a Hugging Face tokenizer. */
+  readonly encoding: string;
   readonly graphemes: boolean;
   readonly maxSize: number;
   readonly targetSize: number;
@@ -301,11 +314,34 @@ export function normalizeParseOptions(options?: ParseOptions): ParseConfig {
   });
 }
 
+/** `maxSize` when none is given. */
+export const DEFAULT_MAX_SIZE = 512;
+/** A tokenizer's `model_max_length` up to this is the default `maxSize`; a larger one (a long-context model) is not. */
+export const MAX_DEFAULT_FROM_MODEL = 8192;
+
+/** The tokenizer of `tokenizer`, or of its alias `encoding`; giving both asks for the same one. */
+function tokenizerOption(o: ChunkOptions): TokenizerSource {
+  // A normalized config passed back has its resolved tokenizer and that tokenizer's name as its encoding.
+  if (isTokenizerSource(o.tokenizer) && (o.encoding === undefined || o.encoding === o.tokenizer.name)) return o.tokenizer;
+  if (o.tokenizer !== undefined && o.encoding !== undefined && o.tokenizer !== o.encoding) {
+    throw invalidOption('encoding', 'is another name of tokenizer: give one of them', typeof o.encoding === 'string' ? o.encoding : 'an object');
+  }
+  return o.tokenizer !== undefined ? resolveTokenizer(o.tokenizer, 'tokenizer') : resolveTokenizer(o.encoding, 'encoding');
+}
+
+/** The default `maxSize` of a tokenizer: its model's length when that is a chunk's size, else 512. */
+function defaultMaxSize(tokenizer: TokenizerSource): number {
+  if (tokenizer.kind !== 'huggingface' || tokenizer.modelMaxLength === undefined) return DEFAULT_MAX_SIZE;
+  return tokenizer.modelMaxLength <= MAX_DEFAULT_FROM_MODEL ? tokenizer.modelMaxLength : DEFAULT_MAX_SIZE;
+}
+
 /** Copies, defaults, validates and freezes options for `chunk()`, `chunkText()` and the strategies. */
 export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   const o = plainObject('options', options) as ChunkOptions;
   checkKnownKeys(o, CHUNK_KEYS);
-  const maxSize = integer('maxSize', o.maxSize, 512, 1);
+  const unit = oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens');
+  const tokenizer = tokenizerOption(o);
+  const maxSize = integer('maxSize', o.maxSize, unit === 'tokens' ? defaultMaxSize(tokenizer) : DEFAULT_MAX_SIZE, 1);
   const targetSize = integer('targetSize', o.targetSize, Math.max(1, Math.floor(maxSize * 0.75)), 1);
   if (targetSize > maxSize) throw invalidOption('targetSize', `must not exceed maxSize (${maxSize})`, targetSize);
   // Turn windows below minSize are dropped: by default none are, or a short conversation would vanish.
@@ -352,7 +388,6 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   const overlapTurns = Math.min(integer('overlapTurns', o.overlapTurns, 1, 0), turnsPerChunk - 1);
 
   const strategy = oneOf('strategy', o.strategy, ['semantic', 'fixed', 'window', 'markers', 'turns'] as const, 'semantic');
-  const unit = oneOf('unit', o.unit, ['tokens', 'chars', 'words'] as const, 'tokens');
   const fixedSize = o.fixedSize === undefined ? undefined : integer('fixedSize', o.fixedSize, 1, 1);
   if (strategy === 'fixed' && fixedSize === undefined && unit !== 'chars') {
     throw invalidOption('fixedSize', `is required with unit '${unit}': the fixed strategy cuts characters, so maxSize only stands in for it when unit is 'chars'`, fixedSize);
@@ -360,7 +395,8 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   return Object.freeze({
     strategy,
     unit,
-    encoding: oneOf('encoding', o.encoding, ['cl100k_base', 'o200k_base'] as const, 'cl100k_base'),
+    tokenizer,
+    encoding: tokenizer.name,
     graphemes: bool('graphemes', o.graphemes, false),
     maxSize,
     targetSize,

@@ -7,7 +7,7 @@ export type * from './types.js';
 export type { Sizer, SizerLike, TextSplitterLike, ChunkOptimizerLike, Chunker } from './protocols.js';
 export type { ChunkErrorCode, ChunkErrorContext } from './errors.js';
 export { ChunkError, isChunkError } from './errors.js';
-export type { ParseOptions, ChunkOptions, ChunkConfig, InputFormat, SizeUnit, TokenEncoding, StrategyName } from './config.js';
+export type { ParseOptions, ChunkOptions, ChunkConfig, InputFormat, SizeUnit, TokenEncoding, TokenizerOption, TokenizerSource, HuggingFaceTokenizerJson, HuggingFaceTokenizerLike, StrategyName } from './config.js';
 
 // Parsing: bytes or text → blocks.
 export { parse, detectFormat } from './stream/parse.js';

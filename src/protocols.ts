@@ -15,6 +15,12 @@ export interface SizerProtocol {
    * the limit saves measuring the rest; the built-in token sizer does.
    */
   sizeUpTo?(text: string, limit: number): number;
+  /**
+   * Optional: units every input costs the embedder whatever its text, left out of `size` so that sizes of parts
+   * add up: the special tokens a Hugging Face tokenizer's post-processor adds ([CLS] and [SEP], BOS/EOS). The
+   * chunker keeps room for them under `maxSize` and counts them in every chunk's `size`. Default 0.
+   */
+  readonly overhead?: number;
 }
 /** The `SizerProtocol`, by its shorter name. */
 export type Sizer = SizerProtocol;
@@ -71,7 +77,10 @@ export function toSizer(sizer: SizerLike): Sizer {
     const upTo = sizer.sizeUpTo.bind(sizer);
     checked.sizeUpTo = (text, limit) => checkedSize(upTo(text, limit));
   }
-  return checked;
+  const overhead = typeof sizer === 'function' ? undefined : sizer.overhead;
+  if (overhead === undefined || overhead === 0) return checked;
+  if (!Number.isInteger(overhead) || overhead < 0) throw new ChunkError('ERR_PROTOCOL', `sizer overhead must be an integer >= 0, got ${String(overhead)}`);
+  return { ...checked, overhead };
 }
 
 function checkedSize(n: unknown): number {
@@ -79,6 +88,25 @@ function checkedSize(n: unknown): number {
     throw new ChunkError('ERR_PROTOCOL', `sizer must return a finite number >= 0, got ${String(n)}`);
   }
   return n;
+}
+
+/** What every input costs `sizer` beside its text (see `SizerProtocol.overhead`). */
+export function overheadOf(sizer: Sizer): number {
+  return sizer.overhead ?? 0;
+}
+
+/**
+ * `sizer` with its overhead counted in every size: for the parts of the chunker that measure whole chunks only
+ * (the simpler strategies), where sizes are compared to `maxSize` as they are.
+ */
+export function withOverhead(sizer: Sizer): Sizer {
+  const overhead = overheadOf(sizer);
+  if (overhead === 0) return sizer;
+  const upTo = sizer.sizeUpTo?.bind(sizer);
+  return {
+    size: (text) => sizer.size(text) + overhead,
+    ...(upTo !== undefined ? { sizeUpTo: (text: string, limit: number) => upTo(text, limit - overhead) + overhead } : {}),
+  };
 }
 
 /** The size of `text` when it is at most `limit`, otherwise a number above `limit` (see `SizerProtocol.sizeUpTo`). */

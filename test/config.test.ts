@@ -27,7 +27,8 @@ describe('normalizeOptions', () => {
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['unit', { unit: 'bytes' }, /Invalid option unit: must be one of 'tokens', 'chars', 'words', got "bytes"/],
-    ['encoding', { encoding: 'gpt2' }, /Invalid option encoding: must be one of 'cl100k_base', 'o200k_base', got "gpt2"/],
+    ['encoding', { encoding: 'gpt2' }, /Invalid option encoding: "gpt2" is not a name chunkstream knows \('cl100k_base', 'o200k_base'\) nor a file/],
+    ['tokenizer', { tokenizer: 42 }, /Invalid option tokenizer: 42 must be 'cl100k_base', 'o200k_base', the path of a Hugging Face tokenizer.json/],
     ['strategy', { strategy: 'magic' }, /Invalid option strategy: must be one of .*'turns', got "magic"/],
     ['graphemes', { graphemes: 'yes' }, /Invalid option graphemes: must be a boolean, got "yes"/],
     ['maxSize', { maxSize: 0 }, /Invalid option maxSize: must be an integer >= 1, got 0/],

@@ -11,7 +11,7 @@ const rowsOf = (...scopes: string[]) => OPTION_TABLE.filter((o) => scopes.includ
 /** A value each kind of flag takes, as typed on a command line. */
 function argvOf(o: CliOption): string[] {
   if (o.value === 'switch' || o.value === 'negated') return [`--${o.name}`];
-  const sample: Record<string, string> = { strategy: 'window', unit: 'chars', encoding: 'o200k_base', locale: 'de', format: 'pdf', password: 'pw', maxPdfMemoryMb: '300', htmlContent: 'all' };
+  const sample: Record<string, string> = { strategy: 'window', unit: 'chars', encoding: 'o200k_base', tokenizer: 'o200k_base', locale: 'de', format: 'pdf', password: 'pw', maxPdfMemoryMb: '300', htmlContent: 'all' };
   const value = o.value === 'integers' ? '1,3' : (sample[o.key] ?? (o.value === 'integer' ? '7' : 'text'));
   return [`--${o.name}`, value];
 }

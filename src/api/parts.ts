@@ -7,8 +7,8 @@
  * keeps type-checking, whatever implements the four methods is a `HeadingTracker`, and `new HeadingTracker()`
  * builds the default one.
  */
-import { normalizeOptions, type ChunkConfig, type ChunkOptions, type SizeUnit, type TokenEncoding } from '../config.js';
-import { toSizer, type ChunkOptimizerProtocol, type HeadingTrackerProtocol, type SizerLike, type SpanSplitter, type TextSplitterProtocol } from '../protocols.js';
+import { normalizeOptions, type ChunkConfig, type ChunkOptions, type SizeUnit, type TokenizerOption } from '../config.js';
+import { toSizer, withOverhead, type ChunkOptimizerProtocol, type HeadingTrackerProtocol, type SizerLike, type SpanSplitter, type TextSplitterProtocol } from '../protocols.js';
 import type { Chunk, Span } from '../types.js';
 import { createChunkListOptimizer, type ChunkListOptimizer } from '../chunking/chunk-optimizer.js';
 import { DefaultHeadingTracker } from '../chunking/heading-tracker.js';
@@ -34,8 +34,13 @@ export type HeadingTracker = HeadingTrackerProtocol;
 export interface TextSplitterOptions {
   /** Unit of `maxSize`; default `tokens`, as the chunker's. */
   unit?: SizeUnit;
-  /** Token encoding when `unit` is `tokens`; default `cl100k_base`. */
-  encoding?: TokenEncoding;
+  /**
+   * Tokenizer when `unit` is `tokens`: `cl100k_base` (default), `o200k_base`, or a Hugging Face tokenizer (see
+   * `ChunkOptions.tokenizer`); spans then measure at most `maxSize` with its special tokens.
+   */
+  tokenizer?: TokenizerOption;
+  /** `tokenizer` by its former name. */
+  encoding?: TokenizerOption;
   /** Count grapheme clusters instead of UTF-16 units when `unit` is `chars`. */
   graphemes?: boolean;
   /** BCP 47 tag for sentence and word segmentation; default `'en'`. */
@@ -89,7 +94,7 @@ export const TextSplitter: TextSplitterConstructor = class TextSplitter implemen
     const { sizer, abbreviations, ...unit } = options;
     const config = normalizeOptions(unit);
     this.#splitter = createTextSplitter({
-      sizer: sizer === undefined ? createSizer(config) : toSizer(sizer),
+      sizer: sizer === undefined ? withOverhead(createSizer(config)) : toSizer(sizer),
       locale: config.locale,
       ...(abbreviations !== undefined ? { abbreviations } : {}),
     });

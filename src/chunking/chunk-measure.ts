@@ -3,7 +3,8 @@
  * optimizer share.
  */
 import type { ChunkConfig } from '../config.js';
-import type { Sizer } from '../protocols.js';
+import { invalidOption } from '../config.js';
+import { overheadOf, type Sizer } from '../protocols.js';
 import type { HeadingContext } from '../types.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
 import { createMeasure, type Measure } from './fit.js';
@@ -36,18 +37,25 @@ export interface ChunkMeasure extends Measure {
 /** Creates the chunk measure of a run. */
 export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeasure {
   const base = createMeasure(sizer);
-  const breadcrumbLine = createBreadcrumbLine(sizer, config.maxSize);
-  const roomFor = (heading: HeadingContext): number => Math.max(1, config.maxSize - (config.contextualize ? breadcrumbLine(heading).size : 0));
+  // The special tokens of every input (a Hugging Face tokenizer's [CLS] and [SEP]): in each chunk's size, and
+  // kept out of the room its text has, so that the packer's sums of parts stay sums of the sizer's.
+  const overhead = overheadOf(sizer);
+  if (overhead >= config.maxSize) {
+    throw invalidOption('maxSize', `must be above the ${overhead} special tokens the tokenizer adds to every input`, config.maxSize);
+  }
+  const limit = config.maxSize - overhead;
+  const breadcrumbLine = createBreadcrumbLine(sizer, limit);
+  const roomFor = (heading: HeadingContext): number => Math.max(1, limit - (config.contextualize ? breadcrumbLine(heading).size : 0));
   const contentRoom = (heading: HeadingContext): number => Math.max(1, roomFor(heading) - config.overlap);
   return {
     ...base,
     chunk(heading, prefix, text, suffix, dropBreadcrumb = false, known) {
-      if (!config.contextualize) return { size: known !== undefined && prefix === '' && suffix === '' ? known : sizer.size(prefix + text + suffix) };
+      if (!config.contextualize) return { size: overhead + (known !== undefined && prefix === '' && suffix === '' ? known : sizer.size(prefix + text + suffix)) };
       const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
-      const size = sizer.size(embedText);
+      const size = overhead + sizer.size(embedText);
       if (dropBreadcrumb && size > config.maxSize) {
         const bare = joinEmbedText('', prefix, text, suffix);
-        const bareSize = sizer.size(bare);
+        const bareSize = overhead + sizer.size(bare);
         if (bareSize <= config.maxSize) return { size: bareSize, embedText: bare };
       }
       return { size, embedText };
@@ -55,6 +63,6 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeas
     limit: config.maxSize,
     roomFor,
     contentRoom,
-    packTarget: (heading) => Math.min(config.targetSize, contentRoom(heading)),
+    packTarget: (heading) => Math.max(1, Math.min(config.targetSize - overhead, contentRoom(heading))),
   };
 }

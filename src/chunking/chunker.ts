@@ -9,6 +9,7 @@ import { toCheckedTextSplitter } from '../checked-splitter.js';
 import {
   toOptimizer,
   toSizer,
+  withOverhead,
   type ChunkOptimizer,
   type ChunkOptimizerLike,
   type HeadingTracker,
@@ -111,7 +112,8 @@ export interface ChunkCore extends Core<Block, Chunk> {
  * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
  */
 export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
-  const core = config.strategy === 'semantic' ? createSemanticCore(config, deps) : createStrategyCore(config, deps.sizer);
+  // The simpler strategies measure whole chunks only: the special tokens are counted in each of their sizes.
+  const core = config.strategy === 'semantic' ? createSemanticCore(config, deps) : createStrategyCore(config, withOverhead(deps.sizer));
   const warnings = createWarningTally();
   return {
     write(block) {

@@ -1,13 +1,13 @@
 /** The chunking settings a report was made with, as both views print them in their header. */
-import type { SizeUnit, StrategyName, TokenEncoding } from '../config.js';
+import type { SizeUnit, StrategyName } from '../config.js';
 import { formatNumber, formatShare } from './summary.js';
 
 /** The settings of the run a report shows; every one given is printed, so two reports can be told apart. */
 export interface ReportSettings {
   /** Unit of `chunk.size`, for labels. Default `'tokens'`. */
   readonly unit?: SizeUnit | undefined;
-  /** Token encoding; printed with the unit when the unit is tokens. */
-  readonly encoding?: TokenEncoding | undefined;
+  /** The tokenizer's name; printed with the unit when the unit is tokens. */
+  readonly encoding?: string | undefined;
   readonly strategy?: StrategyName | undefined;
   /** The packer's target, marked on the histogram. */
   readonly targetSize?: number | undefined;

@@ -1,0 +1,530 @@
+/**
+ * The models of Hugging Face tokenizers (BPE, WordPiece, Unigram, WordLevel), each counting the tokens of one
+ * pre-token exactly as the Rust `tokenizers` library makes them: the same merge order and tie-breaks, the same
+ * unknown-token and byte-fallback rules, the same lattice comparisons. A model only ever sees one pre-token at a
+ * time (`Tokenizer::do_tokenize` runs it split by split), which is what lets the counter cache counts by
+ * pre-token and add them.
+ */
+import { invalidOption } from '../../config.js';
+
+/** Counts the tokens of one pre-token. */
+export interface ModelCounter {
+  /**
+   * Tokens of `piece` (in the model's alphabet: for a byte-level model, the text before its bytes are mapped to
+   * characters). `whole` is false when `piece` is a part of a pre-token cut where the model provably adds
+   * (`BpeCounter.safeCut`): a BPE model that ignores merges for a word in its vocabulary does so only for whole
+   * pre-tokens.
+   */
+  count(piece: string, whole?: boolean): number;
+}
+
+/** A BPE model's counter, with what the counter needs to cut one long pre-token into parts that add up. */
+export interface BpeCounter extends ModelCounter {
+  /**
+   * True when no merge can join a symbol ending with `before` to one starting with `after` (code points, both
+   * characters of the model's own vocabulary): then a pre-token cut between them counts as the sum of its parts.
+   */
+  safeCut(before: number, after: number): boolean;
+}
+
+type Json = Record<string, unknown>;
+
+/** The counter of a `tokenizer.json` model; `byteLevel` when the pre-tokenizer maps bytes to characters. */
+export function createModelCounter(model: Json, type: string, byteLevel: boolean): ModelCounter {
+  switch (type) {
+    case 'BPE':
+      return createBpeCounter(model, byteLevel);
+    case 'WordPiece':
+      return createWordPieceCounter(model);
+    case 'Unigram':
+      return createUnigramCounter(model);
+    case 'WordLevel':
+      return { count: (piece) => (piece === '' ? 0 : 1) };
+    default:
+      throw invalidOption('tokenizer', 'has a model chunkstream does not count with', type);
+  }
+}
+
+/** A vocabulary object (token → id) as a Map. */
+function vocabMap(vocab: unknown): Map<string, number> {
+  const map = new Map<string, number>();
+  if (typeof vocab !== 'object' || vocab === null || Array.isArray(vocab)) throw invalidOption('tokenizer', 'has a vocabulary that is not an object of token ids', typeof vocab);
+  for (const [token, id] of Object.entries(vocab)) {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw invalidOption('tokenizer', `has a vocabulary entry ${JSON.stringify(token)} whose id is not an integer >= 0`, id);
+    map.set(token, id);
+  }
+  return map;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// BPE
+
+/** The byte-level alphabet: each byte's character (GPT-2's `bytes_to_unicode`). */
+export const BYTE_CHARS: readonly string[] = (() => {
+  const chars: string[] = new Array(256);
+  let extra = 0;
+  for (let b = 0; b < 256; b++) {
+    const printable = (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+    chars[b] = String.fromCharCode(printable ? b : 256 + extra++);
+  }
+  return chars;
+})();
+
+/** Ids are packed two to a number in merge keys: they must stay below this. */
+const ID_LIMIT = 0x400000;
+
+interface BpeTables {
+  readonly vocab: Map<string, number>;
+  /** (left id * ID_LIMIT + right id) → rank * ID_LIMIT + new id. */
+  readonly merges: Map<number, number>;
+  readonly unk: string | undefined;
+  readonly prefix: string | undefined;
+  readonly suffix: string | undefined;
+  readonly fuseUnk: boolean;
+  readonly byteFallback: boolean;
+  readonly ignoreMerges: boolean;
+  /** (last code point of a left token * 0x110000 + first code point of a right token) of every merge. */
+  readonly joins: Set<number>;
+}
+
+/** The two tokens of a merge, in either format (`["a", "b"]`, or the older `"a b"`). */
+function mergePair(merge: unknown, rank: number): [string, string] {
+  if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string') return [merge[0], merge[1]];
+  if (typeof merge === 'string') {
+    const parts = merge.split(' ');
+    if (parts.length === 2) return [parts[0]!, parts[1]!];
+  }
+  throw invalidOption('tokenizer', `has merge ${rank} that is not a pair of tokens`, merge);
+}
+
+function bpeTables(model: Json): BpeTables {
+  const vocab = vocabMap(model.vocab);
+  const merges = new Map<number, number>();
+  const joins = new Set<number>();
+  const prefix = optionalString(model.continuing_subword_prefix);
+  const list = model.merges as unknown[];
+  list.forEach((merge, rank) => {
+    const [a, b] = mergePair(merge, rank);
+    const aId = vocab.get(a);
+    const bId = vocab.get(b);
+    const joined = a + (prefix !== undefined && b.startsWith(prefix) ? b.slice(prefix.length) : b);
+    const newId = vocab.get(joined);
+    if (aId === undefined || bId === undefined || newId === undefined) {
+      throw invalidOption('tokenizer', `has merge ${rank} (${JSON.stringify(a)} ${JSON.stringify(b)}) of a token that is not in its vocabulary`, joined);
+    }
+    if (aId >= ID_LIMIT || bId >= ID_LIMIT || newId >= ID_LIMIT) throw invalidOption('tokenizer', `has token ids of ${ID_LIMIT} or more`, Math.max(aId, bId, newId));
+    // A pair listed twice keeps its last rank, as the Rust library's map does.
+    merges.set(aId * ID_LIMIT + bId, rank * ID_LIMIT + newId);
+    if (a !== '' && b !== '') joins.add(a.codePointAt(a.length - 1 - (isLowSurrogateAt(a, a.length - 1) ? 1 : 0))! * 0x110000 + b.codePointAt(0)!);
+  });
+  return {
+    vocab,
+    merges,
+    unk: optionalString(model.unk_token),
+    prefix,
+    suffix: optionalString(model.end_of_word_suffix),
+    fuseUnk: model.fuse_unk === true,
+    byteFallback: model.byte_fallback === true,
+    ignoreMerges: model.ignore_merges === true,
+    joins,
+  };
+}
+
+function isLowSurrogateAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff;
+}
+
+/** The symbols of a word before merging: ids and UTF-8 lengths (`Word::add`), kept between calls. */
+interface Symbols {
+  ids: Int32Array;
+  lens: Int32Array;
+  n: number;
+}
+
+function pushSymbol(s: Symbols, id: number, len: number): void {
+  if (s.n === s.ids.length) {
+    const ids = new Int32Array(s.ids.length * 2);
+    const lens = new Int32Array(s.ids.length * 2);
+    ids.set(s.ids);
+    lens.set(s.lens);
+    s.ids = ids;
+    s.lens = lens;
+  }
+  s.ids[s.n] = id;
+  s.lens[s.n++] = len;
+}
+
+/** A BPE model's counter (`BPE::tokenize`). */
+export function createBpeCounter(model: Json, byteLevel: boolean): BpeCounter {
+  const t = bpeTables(model);
+  const symbols: Symbols = { ids: new Int32Array(64), lens: new Int32Array(64), n: 0 };
+  const unkId = t.unk === undefined ? undefined : t.vocab.get(t.unk);
+  const byteIds = BYTE_CHARS.map((c) => t.vocab.get(c) ?? -1);
+  const fallbackIds = Array.from({ length: 256 }, (_, b) => t.vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`) ?? -1);
+  const fastBytes = byteLevel && t.prefix === undefined && t.suffix === undefined && byteIds.every((id) => id >= 0);
+  const merging = createMerging(t);
+  let bytes = new Uint8Array(256);
+
+  /** `BPE::merge_word`'s symbols for the characters of `chars` (each one character of the model's alphabet). */
+  const symbolsOf = (chars: string[], byteLens: number[]): void => {
+    // The pending unknown token (`unk` in merge_word): its id and its UTF-8 length, -1 when none.
+    let unkPending = -1;
+    let unkLen = 0;
+    symbols.n = 0;
+    for (let k = 0; k < chars.length; k++) {
+      let s = chars[k]!;
+      if (k > 0 && t.prefix !== undefined) s = t.prefix + s;
+      if (k === chars.length - 1 && t.suffix !== undefined) s += t.suffix;
+      const id = t.vocab.get(s);
+      if (id !== undefined) {
+        if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
+        unkPending = -1;
+        pushSymbol(symbols, id, byteLens[k]!);
+        continue;
+      }
+      if (t.byteFallback) {
+        const encoded = Buffer.from(s, 'utf8');
+        const ids = Array.from(encoded, (b) => fallbackIds[b]!);
+        if (ids.every((b) => b >= 0)) {
+          // The pending unknown token stays pending, as in merge_word.
+          for (const b of ids) pushSymbol(symbols, b, 1);
+          continue;
+        }
+      }
+      if (unkId === undefined) {
+        // No unknown token: merge_word drops the character (an unknown token named but not in the vocabulary
+        // fails the Rust encoding; it counts one token here).
+        if (t.unk !== undefined) pushSymbol(symbols, -1, byteLens[k]!);
+        continue;
+      }
+      if (unkPending >= 0 && t.fuseUnk) {
+        unkLen += byteLens[k]!;
+        continue;
+      }
+      if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
+      unkPending = unkId;
+      unkLen = byteLens[k]!;
+    }
+    if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
+  };
+
+  const count = (piece: string, whole = true): number => {
+    if (piece === '') return 0;
+    if (byteLevel) {
+      if (bytes.length < 3 * piece.length) bytes = new Uint8Array(3 * piece.length);
+      const n = utf8Into(piece, bytes);
+      if (t.ignoreMerges && whole && t.vocab.has(byteString(bytes, n))) return 1;
+      if (fastBytes) {
+        symbols.n = 0;
+        for (let i = 0; i < n; i++) pushSymbol(symbols, byteIds[bytes[i]!]!, 1);
+      } else {
+        const chars = Array.from(bytes.subarray(0, n), (b) => BYTE_CHARS[b]!);
+        symbolsOf(chars, chars.map(() => 1));
+      }
+      return merging.count(symbols);
+    }
+    if (t.ignoreMerges && whole && t.vocab.has(piece)) return 1;
+    const chars = Array.from(piece);
+    symbolsOf(
+      chars,
+      chars.map((c) => Buffer.byteLength(c, 'utf8')),
+    );
+    return merging.count(symbols);
+  };
+
+  return {
+    count,
+    safeCut(before, after) {
+      if (t.prefix !== undefined || t.suffix !== undefined) return false;
+      const left = String.fromCodePoint(before);
+      const right = String.fromCodePoint(after);
+      return t.vocab.has(left) && t.vocab.has(right) && !t.joins.has(before * 0x110000 + after);
+    },
+  };
+}
+
+function byteString(bytes: Uint8Array, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += BYTE_CHARS[bytes[i]!];
+  return s;
+}
+
+/** `Word::merge_all`: merges pairs lowest rank first, leftmost among equals, with the same checks. */
+function createMerging(t: BpeTables): { count(symbols: Symbols): number } {
+  let work = { c: new Int32Array(64), prev: new Int32Array(64), next: new Int32Array(64), len: new Int32Array(64) };
+  const pairOf = (a: number, b: number): number | undefined => (a < 0 || b < 0 ? undefined : t.merges.get(a * ID_LIMIT + b));
+  return {
+    count(s) {
+      const n = s.n;
+      if (n <= 1) return n;
+      if (work.c.length < n) work = { c: new Int32Array(2 * n), prev: new Int32Array(2 * n), next: new Int32Array(2 * n), len: new Int32Array(2 * n) };
+      const { c, prev, next, len } = work;
+      for (let i = 0; i < n; i++) {
+        c[i] = s.ids[i]!;
+        len[i] = s.lens[i]!;
+        prev[i] = i - 1;
+        next[i] = i + 1 < n ? i + 1 : -1;
+      }
+      // Heap entries are rank * stride + position: the lowest rank first, then the leftmost (`Merge`'s order).
+      const stride = n + 1;
+      const heap = createMinHeap(n);
+      for (let i = 0; i < n - 1; i++) {
+        const m = pairOf(c[i]!, c[i + 1]!);
+        if (m !== undefined) heap.push(Math.floor(m / ID_LIMIT) * stride + i);
+      }
+      let parts = n;
+      while (heap.size() > 0) {
+        const entry = heap.pop();
+        const pos = entry % stride;
+        const rank = (entry - pos) / stride;
+        if (len[pos] === 0 || next[pos] === -1) continue;
+        const right = next[pos]!;
+        const current = pairOf(c[pos]!, c[right]!);
+        const newId = newIdOfRank(t, rank);
+        if (current === undefined || current % ID_LIMIT !== newId) continue;
+        c[pos] = newId;
+        len[pos] = len[pos]! + len[right]!;
+        next[pos] = next[right]!;
+        len[right] = 0;
+        parts--;
+        if (next[right]! > -1) prev[next[right]!] = pos;
+        const p = prev[pos]!;
+        if (p >= 0) {
+          const m = pairOf(c[p]!, c[pos]!);
+          if (m !== undefined) heap.push(Math.floor(m / ID_LIMIT) * stride + p);
+        }
+        const q = next[pos]!;
+        if (q >= 0) {
+          const m = pairOf(c[pos]!, c[q]!);
+          if (m !== undefined) heap.push(Math.floor(m / ID_LIMIT) * stride + pos);
+        }
+      }
+      return parts;
+    },
+  };
+}
+
+/** The id a merge of `rank` makes (looked up once per rank, then remembered). */
+const newIdsOf = new WeakMap<BpeTables, Int32Array>();
+function newIdOfRank(t: BpeTables, rank: number): number {
+  let ids = newIdsOf.get(t);
+  if (ids === undefined) {
+    let most = 0;
+    for (const v of t.merges.values()) most = Math.max(most, Math.floor(v / ID_LIMIT));
+    ids = new Int32Array(most + 1).fill(-1);
+    for (const v of t.merges.values()) ids[Math.floor(v / ID_LIMIT)] = v % ID_LIMIT;
+    newIdsOf.set(t, ids);
+  }
+  return ids[rank]!;
+}
+
+/**
+ * Writes the UTF-8 bytes of `text` into `bytes` (at least three per unit) and returns their number; a lone
+ * surrogate becomes U+FFFD, as when a JavaScript string is handed to the Rust library.
+ */
+export function utf8Into(text: string, bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      bytes[n++] = unit;
+      continue;
+    }
+    if (unit < 0x800) {
+      bytes[n++] = 0xc0 | (unit >> 6);
+      bytes[n++] = 0x80 | (unit & 0x3f);
+      continue;
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      const low = unit <= 0xdbff ? text.charCodeAt(i + 1) : Number.NaN;
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        const cp = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        bytes[n++] = 0xf0 | (cp >> 18);
+        bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
+        bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
+        bytes[n++] = 0x80 | (cp & 0x3f);
+        i++;
+        continue;
+      }
+      unit = 0xfffd;
+    }
+    bytes[n++] = 0xe0 | (unit >> 12);
+    bytes[n++] = 0x80 | ((unit >> 6) & 0x3f);
+    bytes[n++] = 0x80 | (unit & 0x3f);
+  }
+  return n;
+}
+
+interface MinHeap {
+  push(value: number): void;
+  pop(): number;
+  size(): number;
+}
+
+/** A binary min-heap of numbers. */
+function createMinHeap(capacity: number): MinHeap {
+  let items = new Float64Array(Math.max(16, capacity * 2));
+  let length = 0;
+  return {
+    size: () => length,
+    push(value) {
+      if (length === items.length) {
+        const grown = new Float64Array(items.length * 2);
+        grown.set(items);
+        items = grown;
+      }
+      let i = length++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (items[parent]! <= value) break;
+        items[i] = items[parent]!;
+        i = parent;
+      }
+      items[i] = value;
+    },
+    pop() {
+      const top = items[0]!;
+      const last = items[--length]!;
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= length) break;
+        if (child + 1 < length && items[child + 1]! < items[child]!) child++;
+        if (items[child]! >= last) break;
+        items[i] = items[child]!;
+        i = child;
+      }
+      if (length > 0) items[i] = last;
+      return top;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// WordPiece
+
+/** A WordPiece model's counter (`WordPiece::tokenize`): greedy longest match, `[UNK]` for a word it cannot cover. */
+export function createWordPieceCounter(model: Json): ModelCounter {
+  const vocab = new Set(vocabMap(model.vocab).keys());
+  const prefix = optionalString(model.continuing_subword_prefix) ?? '##';
+  const maxChars = typeof model.max_input_chars_per_word === 'number' ? model.max_input_chars_per_word : 100;
+  return {
+    count(word) {
+      if (word === '') return 0;
+      let chars = 0;
+      for (let i = 0; i < word.length; i++) {
+        const c = word.charCodeAt(i);
+        if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && word.charCodeAt(i - 1) >= 0xd800 && word.charCodeAt(i - 1) <= 0xdbff)) chars++;
+      }
+      if (chars > maxChars) return 1;
+      let tokens = 0;
+      let start = 0;
+      while (start < word.length) {
+        let end = word.length;
+        let found = false;
+        while (start < end) {
+          const sub = word.slice(start, end);
+          if (vocab.has(start > 0 ? prefix + sub : sub)) {
+            found = true;
+            break;
+          }
+          // Back one code point, never into a surrogate pair.
+          end -= end - 2 >= start && isLowSurrogateAt(word, end - 1) ? 2 : 1;
+        }
+        // A word with a part no piece covers is one unknown token, whatever its length.
+        if (!found) return 1;
+        tokens++;
+        start = end;
+      }
+      return tokens;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Unigram
+
+/** The penalty of an unknown character's node below the lowest score (`K_UNK_PENALTY`). */
+const UNK_PENALTY = 10;
+
+/** A Unigram model's counter (`Unigram::encode_optimized` and `tokenize`). */
+export function createUnigramCounter(model: Json): ModelCounter {
+  const vocab = model.vocab as unknown[];
+  const ids = new Map<string, number>();
+  const scores = new Float64Array(vocab.length);
+  let longest = 0;
+  let minScore = Number.POSITIVE_INFINITY;
+  vocab.forEach((entry, id) => {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number') throw invalidOption('tokenizer', `has Unigram vocabulary entry ${id} that is not [piece, score]`, entry);
+    ids.set(entry[0], id);
+    scores[id] = entry[1];
+    longest = Math.max(longest, entry[0].length);
+    minScore = Math.min(minScore, entry[1]);
+  });
+  const unkId = typeof model.unk_id === 'number' ? model.unk_id : undefined;
+  const byteFallback = model.byte_fallback === true;
+  const unkScore = minScore - UNK_PENALTY;
+  const hasBytes = byteFallback && Array.from({ length: 256 }, (_, b) => ids.has(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`)).every(Boolean);
+
+  /** Tokens of one string of the best path (`tokenize`): itself, its bytes, or one unknown token. */
+  const tokensOf = (piece: string): number => (ids.has(piece) ? 1 : hasBytes ? Buffer.byteLength(piece, 'utf8') : 1);
+
+  return {
+    count(sentence) {
+      const n = sentence.length;
+      if (n === 0) return 0;
+      const best = new Float64Array(n + 1);
+      const from = new Int32Array(n + 1).fill(-1);
+      const idAt = new Int32Array(n + 1);
+      for (let start = 0; start < n; ) {
+        const till = best[start]!;
+        const width = start + 1 < n && isLowSurrogateAt(sentence, start + 1) ? 2 : 1;
+        let single = false;
+        // Pieces starting here, shortest first (the trie's common-prefix order).
+        for (let end = start + 1; end <= Math.min(n, start + longest); end++) {
+          const id = ids.get(sentence.slice(start, end));
+          if (id === undefined) continue;
+          const candidate = scores[id]! + till;
+          if (from[end] === -1 || candidate > best[end]!) {
+            best[end] = candidate;
+            from[end] = start;
+            idAt[end] = id;
+          }
+          if (end - start === width) single = true;
+        }
+        if (!single) {
+          const end = start + width;
+          const candidate = unkScore + till;
+          if (from[end] === -1 || candidate > best[end]!) {
+            best[end] = candidate;
+            from[end] = start;
+            idAt[end] = unkId ?? -1;
+          }
+        }
+        start += width;
+      }
+      // Back along the best path; runs of unknown characters are one string (fuse_unk).
+      let tokens = 0;
+      let unknownEnd = -1;
+      for (let end = n; end > 0; ) {
+        const start = from[end]!;
+        const unknown = unkId !== undefined && idAt[end] === unkId;
+        if (unknown) {
+          if (unknownEnd === -1) unknownEnd = end;
+        } else {
+          if (unknownEnd !== -1) tokens += tokensOf(sentence.slice(end, unknownEnd));
+          unknownEnd = -1;
+          tokens += 1;
+        }
+        end = start;
+      }
+      if (unknownEnd !== -1) tokens += tokensOf(sentence.slice(0, unknownEnd));
+      return tokens;
+    },
+  };
+}
