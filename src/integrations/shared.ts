@@ -45,6 +45,8 @@ export interface AdapterConfig {
   readonly positions: PositionMode;
   readonly chunkOptions: ChunkTextOptions;
   readonly deps: ChunkDeps | undefined;
+  /** The chunks' `maxSize`, given or the default (which a Hugging Face tokenizer's model length may set). */
+  readonly maxSize: number;
 }
 
 /** Checks adapter options (chunking options with `normalizeOptions`, so errors read as everywhere else). */
@@ -56,8 +58,8 @@ export function resolveAdapterOptions(options: AdapterOptions = {}, deps?: Chunk
     throw invalidOption('positions', "must be 'metadata' or 'unhashed'", positions);
   }
   const { fatal, maxBufferBytes, batchSize, ...rest } = chunkOptions;
-  normalizeOptions(rest);
-  return Object.freeze({ format, positions: positions ?? (incremental ? 'unhashed' : 'metadata'), chunkOptions, deps });
+  const { maxSize } = normalizeOptions(rest);
+  return Object.freeze({ format, positions: positions ?? (incremental ? 'unhashed' : 'metadata'), chunkOptions, deps, maxSize });
 }
 
 /** Chunks one text in the configured format, as the document `documentId` from `origin`. */

@@ -80,7 +80,7 @@ describe('parseCliArgs', () => {
       ['overlap too large', ['--max-size', '10', '--overlap', '10', 'x'], /^Invalid option overlap: must be less than maxSize/],
       ['split level out of range', ['--split-levels', '1,9', 'x'], /^Invalid option splitLevels: must be an array of heading depths/],
       ['unit', ['--unit', 'bytes', 'x'], /^Invalid option unit: must be one of 'tokens', 'chars', 'words', got "bytes"$/],
-      ['encoding', ['--encoding', 'p50k', 'x'], /^Invalid option encoding: must be one of/],
+      ['encoding', ['--encoding', 'p50k', 'x'], /^Invalid option encoding: "p50k" is not a name chunkstream knows/],
       ['strategy', ['--strategy', 'magic', 'x'], /^Invalid option strategy: must be one of/],
       ['locale', ['--locale', '!!', 'x'], /^Invalid option locale: must be a BCP 47 language tag/],
       ['markers regex', ['--markers', '/(/', 'x'], /^Invalid option markers: must be a string or a valid \/regex\/flags/],

@@ -46,7 +46,7 @@ export class ChunkstreamTextSplitter extends TextSplitter {
 
   constructor(options: ChunkstreamTextSplitterOptions = {}, deps?: ChunkDeps) {
     const config = resolveAdapterOptions(options, deps);
-    super({ chunkSize: config.chunkOptions.maxSize ?? 512, chunkOverlap: config.chunkOptions.overlap ?? 0, keepSeparator: false });
+    super({ chunkSize: config.maxSize, chunkOverlap: config.chunkOptions.overlap ?? 0, keepSeparator: false });
     this.#config = config;
   }
 

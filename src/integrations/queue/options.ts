@@ -280,6 +280,12 @@ export function normalizeEnqueueOptions(options: EnqueueOptions = {}): EnqueueCo
   for (const key of ['documentId', 'origin', 'signal']) {
     if (key in chunkOptions) throw invalidOption(`chunkOptions.${key}`, 'is set per file and cannot be given', chunkOptions[key]);
   }
+  // A job travels as JSON to a worker that may run elsewhere: its tokenizer is a name, or a path that worker reads.
+  for (const key of ['tokenizer', 'encoding']) {
+    if (chunkOptions[key] !== undefined && typeof chunkOptions[key] !== 'string') {
+      throw invalidOption(`chunkOptions.${key}`, "must be 'cl100k_base', 'o200k_base' or the path of a tokenizer.json where the workers run (a job is JSON)", typeof chunkOptions[key]);
+    }
+  }
   normalizeOptions(chunkOptions as ChunkOptions);
   const parseOptions = o.parseOptions === undefined ? {} : objectOf('parseOptions', o.parseOptions);
   checkKnown(parseOptions, CLI_PARSE_KEYS);
