@@ -204,7 +204,10 @@ export class BlockBuilder implements TokenHandler {
   #pop(at: number): OpenElement | undefined {
     const element = this.#stack.pop();
     if (element === undefined) return undefined;
-    this.#counts.set(element.name, (this.#counts.get(element.name) ?? 1) - 1);
+    // Names that are no longer open leave the map: a page of a million distinct tag names keeps it small.
+    const open = (this.#counts.get(element.name) ?? 1) - 1;
+    if (open === 0) this.#counts.delete(element.name);
+    else this.#counts.set(element.name, open);
     if (element.sectioning) this.#sectioning--;
     if (this.#dropFrom !== -1) {
       if (this.#stack.length === this.#dropFrom) this.#dropFrom = -1;
