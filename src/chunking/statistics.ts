@@ -1,5 +1,6 @@
 /** Running statistics of a chunking run, in bounded memory (no chunk is kept). */
 import type { Chunk, ChunkStatistics } from '../types.js';
+import { countedWarning, readCountedWarning } from '../warnings.js';
 
 /** What the statistics need of the configuration. */
 export interface StatisticsConfig {
@@ -55,18 +56,27 @@ export function withDocumentedNames(s: Omit<ChunkStatistics, 'totalChunks' | 'av
   return { ...s, totalChunks: s.chunks, avgSize: s.averageSize, oversizedCount: s.oversized, undersizedCount: s.undersized };
 }
 
-/** Counts the parser's warnings carried by blocks (`Block.warnings`), for the statistics of a run. */
+/**
+ * Counts the parser's warnings carried by blocks (`Block.warnings`), for the statistics of a run: each warning once
+ * with the number of blocks it concerns, and a counted warning (`what (×n)`, see `warnings.ts`) once with its
+ * counts added up.
+ */
 export function createWarningTally() {
   const counts = new Map<string, number>();
+  const counted = new Map<string, number>();
   return {
     /** Counts the warnings of one block. */
     note(warnings: readonly string[] | undefined): void {
       if (warnings === undefined) return;
-      for (const w of warnings) counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const w of warnings) {
+        const c = readCountedWarning(w);
+        if (c !== undefined) counted.set(c.what, (counted.get(c.what) ?? 0) + c.count);
+        else counts.set(w, (counts.get(w) ?? 0) + 1);
+      }
     },
-    /** Each warning once, with the number of blocks it concerns. */
+    /** Each warning once: with the number of blocks it concerns, or its total count. */
     list(): string[] {
-      return [...counts].map(([w, n]) => `${w} (${n} block${n === 1 ? '' : 's'})`);
+      return [...[...counts].map(([w, n]) => `${w} (${n} block${n === 1 ? '' : 's'})`), ...[...counted].map(([what, n]) => countedWarning(what, n))];
     },
   };
 }

@@ -16,6 +16,7 @@ import { MAX_DOCX_BYTES } from './docx/zip-check.js';
 import { createMarkdownStreamCore } from './markdown/batch-scheduler.js';
 import { parseMarkdown } from './markdown/parse.js';
 import { createTextCore, parseText } from './text/parse.js';
+import { checkedTextCore, createTextInputCheck, replacementWarnings, taggedLater } from './text-input.js';
 import { createUtf8Decoder } from './utf8-decoder.js';
 
 /** What a reader reports besides its blocks, once it has read the whole input (a PDF's pages, needsOcr, warnings). */
@@ -85,11 +86,15 @@ export interface FormatEntry {
 
 const PDF_MAGIC = '%PDF-';
 
-/** Reads a file and decodes it as UTF-8 (a BOM dropped, invalid bytes as U+FFFD or, with `fatal`, an error). */
-async function readText(path: string, config: ParseConfig): Promise<string> {
+/**
+ * Reads a file and decodes it as UTF-8 (a BOM dropped, invalid bytes as U+FFFD or, with `fatal`, an error), after
+ * the text check (`text-input.ts`): binary data is `ERR_UNSUPPORTED_FORMAT`, and the replacements are counted.
+ */
+async function readText(path: string, config: ParseConfig): Promise<{ text: string; warnings: string[] }> {
   const bytes = await readFile(path);
+  const warnings = replacementWarnings(bytes);
   const decoder = createUtf8Decoder({ fatal: config.fatal });
-  return decoder.write(bytes) + decoder.end();
+  return { text: decoder.write(bytes) + decoder.end(), warnings };
 }
 
 const markdown: FormatEntry = {
@@ -97,10 +102,10 @@ const markdown: FormatEntry = {
   title: 'Markdown',
   extensions: ['.md', '.markdown', '.mdown', '.mkd', '.mkdn'],
   parseOptions: ['fatal', 'batchSize', 'maxBatchSize', 'strict', 'workers'],
-  reader: { input: 'stream', createCore: (config) => createMarkdownStreamCore(config) },
+  reader: { input: 'stream', createCore: (config) => checkedTextCore(createMarkdownStreamCore(config)) },
   async readDocument(path, config) {
-    const text = await readText(path, config);
-    return { text, blocks: parseMarkdown(text, { batchSize: config.batchSize, maxBatchSize: config.maxBatchSize, strict: config.strict }) };
+    const { text, warnings } = await readText(path, config);
+    return { text, warnings, blocks: parseMarkdown(text, { batchSize: config.batchSize, maxBatchSize: config.maxBatchSize, strict: config.strict }) };
   },
 };
 
@@ -143,13 +148,16 @@ const transcript: FormatEntry = {
       new ChunkError('ERR_BUFFER_OVERFLOW', `Transcript input exceeds maxBufferBytes (${config.maxBufferBytes} bytes)`, { byteOffset: config.maxBufferBytes }),
     async read(source, config) {
       const { readTranscriptBlocks } = await import('./transcript/reader.js');
-      return readTranscriptBlocks(source as Uint8Array, config);
+      const check = createTextInputCheck();
+      check.write(source);
+      check.end();
+      return taggedLater(check, readTranscriptBlocks(source as Uint8Array, config));
     },
   },
   async readDocument(path, config) {
     const { readTurns } = await import('./transcript/turns.js');
-    const text = await readText(path, config);
-    return { text, blocks: readTurns(text) };
+    const { text, warnings } = await readText(path, config);
+    return { text, warnings, blocks: readTurns(text) };
   },
 };
 
@@ -159,10 +167,10 @@ const text: FormatEntry = {
   // Plain text, not Markdown: a line of `===` or an indented line would otherwise become a heading or code.
   extensions: ['.txt'],
   parseOptions: ['fatal', 'maxBufferBytes'],
-  reader: { input: 'stream', createCore: (config) => createTextCore(config) },
+  reader: { input: 'stream', createCore: (config) => checkedTextCore(createTextCore(config)) },
   async readDocument(path, config) {
-    const decoded = await readText(path, config);
-    return { text: decoded, blocks: parseText(decoded, { maxBufferBytes: config.maxBufferBytes }) };
+    const { text: decoded, warnings } = await readText(path, config);
+    return { text: decoded, warnings, blocks: parseText(decoded, { maxBufferBytes: config.maxBufferBytes }) };
   },
 };
 

@@ -82,11 +82,11 @@ export const HOSTILE_MARKDOWN: readonly HostileShape[] = [
   },
   {
     name: 'random-bytes',
-    description: 'random bytes named .md (invalid UTF-8, control characters, few line breaks)',
+    description: 'random bytes named .md (invalid UTF-8, control characters, few line breaks; no NUL, which makes them binary)',
     make: (bytes) => {
       const next = random(5);
       const out = Buffer.alloc(bytes);
-      for (let i = 0; i < bytes; i++) out[i] = Math.floor(next() * 256);
+      for (let i = 0; i < bytes; i++) out[i] = 1 + Math.floor(next() * 255);
       return out.toString('latin1');
     },
   },

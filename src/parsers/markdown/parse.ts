@@ -7,6 +7,7 @@
 import type { Root } from 'mdast';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
 import type { Core } from '../../core.js';
+import { checkedTextBlocks } from '../text-input.js';
 import { createUtf8Decoder } from '../utf8-decoder.js';
 import { createMarkdownBatcher, type MarkdownBatch } from './batcher.js';
 import { blocksFromBlockTree, blocksFromTree } from './blocks.js';
@@ -270,7 +271,9 @@ function ownCopy(text: string): string {
  * same text, whatever the write sizes.
  */
 export function parseMarkdown(text: string | Uint8Array, options?: ParseOptions): Block[] {
-  return parseMarkdownWith('block', text, options);
+  // The text check (binary refused, replacements counted) comes after the options are checked.
+  const config = normalizeParseOptions({ ...options, format: 'markdown' });
+  return checkedTextBlocks(text, (input) => parseMarkdownWith('block', input, config));
 }
 
 /** `parseMarkdown` with the parse mode chosen: `full` is the reference the block-level default is tested against. */

@@ -13,6 +13,7 @@ import type { Core } from '../../core.js';
 import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import type { Block } from '../../types.js';
+import { checkedTextBlocks } from '../text-input.js';
 import { createUtf8Decoder } from '../utf8-decoder.js';
 
 const NON_SPACE = /\S/g;
@@ -112,5 +113,5 @@ export function createTextCore(config: Pick<ParseConfig, 'fatal' | 'maxBufferByt
  */
 export function parseText(text: string | Uint8Array, options?: ParseOptions): Block[] {
   const core = createTextCore(normalizeParseOptions({ ...options, format: 'text' }));
-  return [...core.write(text), ...core.end()];
+  return checkedTextBlocks(text, (input) => [...core.write(input), ...core.end()]);
 }

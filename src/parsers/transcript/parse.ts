@@ -1,4 +1,5 @@
 /** A whole transcript, synchronously: the `parseMarkdown` and `parseText` of conversations. */
+import { checkedTextBlocks } from '../text-input.js';
 import { readTurns, type TurnBlock } from './turns.js';
 
 /**
@@ -6,8 +7,8 @@ import { readTurns, type TurnBlock } from './turns.js';
  * in order: `text` is the exact source slice of the turn, `speaker` and `utterance` say who said what, `turn`
  * counts from 0. Chunk the blocks with `chunkBlocks(blocks, { strategy: 'turns' })`. Throws
  * `ERR_TRANSCRIPT_INVALID` naming the line of a record that is not a JSON object with string `speaker` and `text`,
- * or of a first line without a `Speaker:` prefix.
+ * or of a first line without a `Speaker:` prefix, and a NUL character with `ERR_UNSUPPORTED_FORMAT`.
  */
 export function parseTranscript(text: string): TurnBlock[] {
-  return [...readTurns(text)];
+  return checkedTextBlocks(text, (input) => [...readTurns(input as string)]) as TurnBlock[];
 }
