@@ -85,6 +85,18 @@ export class ChunkError extends Error {
   }
 }
 
+/**
+ * What a file-system error says, without the path and the call Node adds to its message (`ENOENT: no such file or
+ * directory`, not `ENOENT: no such file or directory, open 'notes.md'`): the error that reports it names the file
+ * once, in `source`, and whoever prints it puts the path in front.
+ */
+export function systemErrorReason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  const withoutCall = typeof e?.syscall === 'string' ? message.replace(new RegExp(`, ${e.syscall}( '[^']*')*$`), '') : message;
+  return typeof e?.code === 'string' && !withoutCall.startsWith(e.code) ? `${e.code}: ${withoutCall}` : withoutCall;
+}
+
 /** True when `error` is a `ChunkError` (optionally with the given code). */
 export function isChunkError(error: unknown, code?: ChunkErrorCode): error is ChunkError {
   return error instanceof ChunkError && (code === undefined || error.code === code);

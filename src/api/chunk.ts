@@ -5,7 +5,7 @@
 import { normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat, type InputFormat, type ParseOptions } from '../config.js';
 import { createChunkCore, resolveDeps, type ChunkDeps } from '../chunking/chunker.js';
 import { runCore } from '../core.js';
-import { ChunkError, toChunkError } from '../errors.js';
+import { ChunkError, systemErrorReason, toChunkError } from '../errors.js';
 import { optionScope } from '../options.js';
 import { detectFileFormat } from '../parsers/detect.js';
 import { defaultStrategyOf, formatEntry, type ReadDocument } from '../parsers/formats.js';
@@ -125,7 +125,7 @@ function readError(path: string, error: unknown): Error {
   // Only the file system's errors (ENOENT, EACCES, EISDIR) say the file could not be read.
   if (!isSystemError(error)) return toChunkError(error);
   const e = error as NodeJS.ErrnoException;
-  return new ChunkError('ERR_READ', `Cannot read ${path}: ${e.code ?? ''} ${e.message}`.trim(), { source: path, cause: error });
+  return new ChunkError('ERR_READ', systemErrorReason(e), { source: path, cause: error });
 }
 
 function isSystemError(error: unknown): boolean {

@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { FORMATS, invalidOption, normalizeOptions, normalizeParseOptions, type ChunkOptions } from '../config.js';
-import { ChunkError } from '../errors.js';
 import type { FileFormat } from '../files/inputs.js';
 import type { FileParseOptions } from '../files/process-file.js';
 import { CLI_PARSE_KEYS, HELP_GROUPS, OPTION_TABLE, type FlagSpec, type OptionKey, type OptionScope } from '../options.js';
 import { FORMAT_TABLE, isDocumentFormat } from '../parsers/formats.js';
+import { flagError, withNegativeValues } from './flags.js';
 
 
 /** Everything a chunking run needs, validated. */
@@ -85,19 +85,35 @@ function formatLines(): string[] {
   });
 }
 
+/** The other commands, as the help lists them. */
+const SUBCOMMAND_HELP: readonly (readonly [string, string])[] = [
+  ['chunkstream inspect <file> [options]', "shows where one document's chunk boundaries fall"],
+  ['chunkstream diff OLD.jsonl NEW.jsonl', 'lists the chunk ids added, removed and kept'],
+  ['chunkstream enqueue --redis URL <inputs...>', 'adds one job per input to a BullMQ queue'],
+  ['chunkstream worker --redis URL --out-dir DIR', "chunks the queue's jobs (one per core, any machine)"],
+  ['chunkstream status --redis URL', 'what the queue holds: waiting, running, done, failed'],
+];
+
 /** The usage text, generated from `OPTIONS`. */
 export function helpText(): string {
   const lines = [
     'Usage: chunkstream [options] <inputs...>',
     '',
-    'Chunks Markdown and PDF files for retrieval and writes one JSON line per chunk (every chunk field plus "source").',
-    'Inputs are files, folders (walked recursively), glob patterns ("docs/**/*.md") and - for standard input.',
-    'Subcommand: chunkstream inspect <file> [options] shows one document\'s chunk boundaries (see inspect --help).',
-    'Subcommand: chunkstream diff OLD.jsonl NEW.jsonl lists the chunk ids added, removed and kept (see diff --help).',
+    'Chunks Markdown, PDF, HTML, Word, plain text and transcripts for retrieval and writes one JSON line per chunk',
+    '(every chunk field plus "source"). Inputs are files, folders (walked recursively), glob patterns ("docs/**/*.md")',
+    'and - for standard input; files of other types are skipped with a note.',
+    '',
+    'Other commands (each with its own --help):',
+    ...SUBCOMMAND_HELP.map(([usage, does]) => `  ${usage.padEnd(46)} ${does}`),
   ];
   for (const group of HELP_GROUPS) lines.push('', `${group}:`, ...helpLines(OPTIONS.filter((x) => x.group === group)));
   lines.push('', 'Formats (--format NAME: extensions; the input options each reads):', ...formatLines());
-  lines.push('', 'Exit codes: 0 all files done, 1 a file failed or the run was stopped, 2 bad usage.', '');
+  lines.push(
+    '',
+    'Exit codes: 0 every input done; 1 an input failed, every input was skipped, or the run was stopped (--fail-fast);',
+    '2 bad usage; 130 interrupted (Ctrl-C: the run stops and removes its temporary files; a second Ctrl-C quits at once).',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -175,11 +191,11 @@ function readConfigFile(path: string): Record<string, unknown> {
 /** Parses the arguments of a chunking run. Throws `ChunkError('ERR_INVALID_OPTION')` on bad usage. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let parsed: ReturnType<typeof parseArgs>;
+  const options = parseArgsOptions(OPTIONS);
   try {
-    parsed = parseArgs({ args: [...argv], options: parseArgsOptions(OPTIONS), allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (error) {
-    const e = error as Error & { code?: string };
-    throw new ChunkError('ERR_INVALID_OPTION', e.message.split('. To specify')[0] as string, { cause: error });
+    throw flagError(error, options);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (v.help) return { kind: 'help' };

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ChunkError, isChunkError } from '../errors.js';
+import { flagError } from './flags.js';
 
 /** Where `runDiff` writes. */
 export interface DiffIo {
@@ -40,10 +41,12 @@ type OldIndex = Map<string, { source?: string; seen: boolean }>;
 /** Runs `chunkstream diff` with its arguments (after `diff`) and resolves with the exit code. */
 export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   let args;
+  const options = { ids: { type: 'boolean' }, kept: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
   try {
-    args = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ids: { type: 'boolean' }, kept: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    args = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   } catch (error) {
-    io.stderr.write(`chunkstream diff: ${(error as Error).message}\nRun chunkstream diff --help for the options.\n`);
+    const e = flagError(error, options);
+    io.stderr.write(`chunkstream diff: ${e.code} ${e.message}\nRun chunkstream diff --help for the options.\n`);
     return 2;
   }
   if (args.values.help) {

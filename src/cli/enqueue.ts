@@ -12,6 +12,7 @@ import { OPTIONS, parseArgsOptions, parseCliArgs } from './args.js';
 import type { EnqueueResult } from '../integrations/queue/enqueue.js';
 import { CONNECTION_FLAGS, connectionValues, flagHelp, INPUT_ROOT_FLAG, loadQueueModule, numberOrRaw, usageError, type FlagValue, type QueueFlag, type QueueIo } from './queue-args.js';
 import { skipNotes } from './run.js';
+import { flagError, withNegativeValues } from './flags.js';
 
 /** Flags of `enqueue` itself; the rest go to the main command's parser. */
 const ENQUEUE_FLAGS: readonly QueueFlag[] = [
@@ -69,9 +70,9 @@ export function parseEnqueueArgs(argv: readonly string[]): EnqueueArgs | 'help' 
   for (const f of ENQUEUE_FLAGS) options[f.name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   let tokens;
   try {
-    tokens = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true }).tokens;
+    tokens = parseArgs({ args: withNegativeValues(argv, options), options, allowPositionals: true, strict: true, tokens: true }).tokens;
   } catch (error) {
-    throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
+    throw flagError(error, options);
   }
   const own = new Set(ENQUEUE_FLAGS.map((f) => f.name));
   const values: Record<string, FlagValue> = {};

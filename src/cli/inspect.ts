@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkReadDocument } from '../api/chunk.js';
 import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat } from '../config.js';
-import { ChunkError, isChunkError } from '../errors.js';
+import { ChunkError, isChunkError, systemErrorReason } from '../errors.js';
 import type { FlagSpec } from '../options.js';
 import { detectFileFormat } from '../parsers/detect.js';
 import { formatEntry, type ReadDocument } from '../parsers/formats.js';
@@ -19,6 +19,7 @@ import type { ReportSettings } from '../report/settings.js';
 import { renderTerminal, renderTerminalComparison } from '../report/terminal.js';
 import type { Block, ChunkingResult } from '../types.js';
 import { helpLines, OPTIONS, optionsFromFlags, parseArgsOptions, withMarkers } from './args.js';
+import { flagError, withNegativeValues, type FlagOptions } from './flags.js';
 
 /** Where `runInspect` writes, and whether standard output is a terminal. */
 export interface InspectIo {
@@ -106,7 +107,7 @@ interface Source {
 }
 
 function readError(path: string, error: unknown): ChunkError {
-  return new ChunkError('ERR_READ', `Cannot read ${path}: ${(error as Error).message}`, { source: path, cause: error });
+  return new ChunkError('ERR_READ', systemErrorReason(error), { source: path, cause: error });
 }
 
 /**
@@ -157,9 +158,9 @@ function chunkOptionsFrom(v: Record<string, string | boolean | string[] | undefi
 /** `parseArgs`, with its errors as `ERR_INVALID_OPTION`. */
 function parseFlags(args: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options'], allowPositionals: boolean): ReturnType<typeof parseArgs> {
   try {
-    return parseArgs({ args: [...args], allowPositionals, strict: true, options });
+    return parseArgs({ args: withNegativeValues(args, options as FlagOptions), allowPositionals, strict: true, options });
   } catch (error) {
-    throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
+    throw flagError(error, options as FlagOptions);
   }
 }
 

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { invalidOption } from '../config.js';
 import { ChunkError } from '../errors.js';
+import { flagError, withNegativeValues } from './flags.js';
 
 /** A flag of a queue subcommand, in one table with its help line. */
 export interface QueueFlag {
@@ -52,10 +53,10 @@ export function parseFlags(argv: readonly string[], flags: readonly QueueFlag[])
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
   for (const f of flags) options[f.name] = { type: f.type, ...(f.multiple ? { multiple: true } : {}) };
   try {
-    const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: withNegativeValues(argv, options), options, allowPositionals: true, strict: true });
     return { values: parsed.values as Record<string, FlagValue>, positionals: parsed.positionals };
   } catch (error) {
-    throw new ChunkError('ERR_INVALID_OPTION', (error as Error).message.split('. To specify')[0] as string, { cause: error });
+    throw flagError(error, options);
   }
 }
 

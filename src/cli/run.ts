@@ -17,6 +17,7 @@ import { createInlineRunner, createWorkerRunner, type FileRunner } from './pool.
 import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
 import { createProgress, type Progress } from './progress.js';
 import { fileStatistics, formatTable, summarize, type FileStatistics } from './stats.js';
+import { removeProcessSpools } from '../stream/spool.js';
 
 /** Streams and terminal facts a run uses; tests and other front ends may pass their own. */
 export interface RunEnvironment {
@@ -126,6 +127,8 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   // (most of the wall time of `chunkstream FILE`), and with one file a crash fails the run either way.
   const needsPool = files.length > 1 && files.some((f) => f.path !== '-');
   const pool: FileRunner | undefined = needsPool ? createWorkerRunner(Math.min(config.jobs, files.length), processConfig, stop.signal) : undefined;
+  // A thread terminated on Ctrl-C leaves the copy of the PDF it was reading; this thread removes it as it exits.
+  if (pool !== undefined) process.once('exit', removeProcessSpools);
   const inline = createInlineRunner(processConfig, stop.signal);
 
   const ordered = output.shared && !config.unordered;
@@ -266,7 +269,9 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
 
   const interrupted = env.signal.aborted;
   const stopped = stop.signal.aborted;
-  const commit = !stopped && failed === 0;
+  // Inputs were named but none was something to chunk (an image, a binary): that is no success to report.
+  const nothingRead = files.length === 0 && missing.length === 0 && skipped.length > 0;
+  const commit = !stopped && failed === 0 && !nothingRead;
   await output.finish(commit);
   if (config.out !== undefined && !commit && !config.quiet) {
     env.stderr.write(`chunkstream: ${config.out} not written: ${interrupted ? 'interrupted' : `${failed} input(s) failed`}\n`);
@@ -278,6 +283,10 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   if (config.statsJson !== undefined) await writeFile(config.statsJson, JSON.stringify(stats, null, 2) + '\n');
 
   if (interrupted) return EXIT.interrupted;
+  if (nothingRead) {
+    env.stderr.write(`chunkstream: nothing to chunk: ${skipped.length === 1 ? 'the input was' : `all ${skipped.length} inputs were`} skipped\n`);
+    return EXIT.failed;
+  }
   if (failed > 0) return EXIT.failed;
   if (stopped && !outputBroken) return EXIT.failed;
   return EXIT.ok;

@@ -8,6 +8,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { detectInputFormat } from '../parsers/detect.js';
 import { isDocumentFormat } from '../parsers/formats.js';
 import type { DocumentFormat } from '../config.js';
+import { systemErrorReason } from '../errors.js';
 
 /** A format a run can force on every input. */
 export type FileFormat = DocumentFormat;
@@ -75,7 +76,7 @@ export async function expandInputs(inputs: readonly string[], forced: FileFormat
       bytes ??= (await stat(path)).size;
       format = await decideFormat(path, forced, named);
     } catch (error) {
-      missing.push({ source: path, code: 'ERR_READ', message: (error as Error).message });
+      missing.push({ source: path, code: 'ERR_READ', message: systemErrorReason(error) });
       return;
     }
     if (isDocumentFormat(format)) files.push({ path, source: path, format, bytes });

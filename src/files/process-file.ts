@@ -13,6 +13,7 @@ import { defaultStrategyOf } from '../parsers/formats.js';
 import { parse } from '../stream/parse.js';
 import type { Chunk, ChunkStatistics } from '../types.js';
 import type { InputFile } from './inputs.js';
+import { systemErrorReason } from '../errors.js';
 
 /** Parse options a run passes to `parse()` for every file; plain data, so it can cross to a worker thread. */
 export interface FileParseOptions {
@@ -93,7 +94,7 @@ export function describeError(error: unknown): FileError {
   const message = typeof e?.message === 'string' ? e.message : String(error);
   if (typeof e?.code === 'string' && e.code.startsWith('ERR_') && e.code !== 'ERR_STREAM_PREMATURE_CLOSE') return { code: e.code, message };
   // Node's file-system errors (ENOENT, EACCES, EISDIR) say the file could not be read.
-  if (typeof e?.syscall === 'string' || (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code))) return { code: 'ERR_READ', message };
+  if (typeof e?.syscall === 'string' || (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code))) return { code: 'ERR_READ', message: systemErrorReason(error) };
   return { code: 'ERR_INTERNAL', message };
 }
 

@@ -4,7 +4,7 @@
  * some 65 MB when held in memory (the writes, their concatenation, the copy sent to the sandbox), and costs it nothing
  * from a file, which the PDF sandbox reads as it reads a path.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ export class Spool {
     this.#file ??= (async () => {
       let dir: string | undefined;
       try {
-        dir = await mkdtemp(join(tmpdir(), 'chunkstream-'));
+        dir = await mkdtemp(join(tmpdir(), SPOOL_PREFIX));
         live.add(dir);
         return { dir, handle: await open(join(dir, FILE_NAME), 'w') };
       } catch (error) {
@@ -64,6 +64,34 @@ export class Spool {
 }
 
 const FILE_NAME = 'input';
+
+/**
+ * The start of every spool folder's name: `chunkstream-`, then the process id, which the worker threads of a
+ * process share. A worker thread terminated in the middle of a file (the command line on Ctrl-C) runs no code of its
+ * own again, so its spools are left; the main thread removes them by this prefix (`removeProcessSpools`).
+ */
+const SPOOL_PREFIX = `chunkstream-${process.pid}-`;
+
+/**
+ * Removes every spool folder of this process, those of its worker threads included: for a main thread whose
+ * threads may have been terminated while they read a PDF. Synchronous, so that it can run as the process exits.
+ */
+export function removeProcessSpools(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Left for the system to clear, as a failed removal is anyway.
+    }
+  }
+}
 
 /**
  * Folders of the spools not yet removed. A process that exits while a PDF is read (a CLI ending on an error, a test

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveFloodPdf } from '../support/pdf-hostile.js';
+import { buildPdf, textAt } from '../support/pdf-builder.js';
 import { guidePdf } from '../support/pdf-samples.js';
 import { ensureBuilt, lines, ROOT, runCli } from './support.js';
 
@@ -291,6 +292,65 @@ describe('chunkstream command', () => {
     });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain('interrupted');
+  });
+
+  it('leaves no copy of a PDF in the temporary folder on Ctrl-C while PDFs are read on worker threads', async () => {
+    const pdfs = join(dir, 'pdfs');
+    mkdirSync(pdfs);
+    // Enough pages that each file is still being read when the signal comes.
+    const pages = Array.from({ length: 400 }, (_, i) => ({ content: [0, 1, 2, 3].map((l) => textAt(72, 700 - l * 16, `Page ${i} line ${l}: words to read.`)).join('\n') }));
+    const bytes = buildPdf(pages);
+    for (const name of ['a.pdf', 'b.pdf', 'c.pdf']) writeFileSync(join(pdfs, name), bytes);
+    const temporary = mkdtempSync(join(dir, 'tmp-'));
+    const copies = () => readdirSync(temporary).filter((name) => name.startsWith('chunkstream-'));
+    const run = await runCli(['-q', '--jobs', '2', pdfs], {
+      env: { TMPDIR: temporary },
+      onSpawn(child) {
+        child.stdin!.end();
+        const poll = setInterval(() => {
+          if (copies().some((name) => existsSync(join(temporary, name, 'input')))) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 10);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(copies()).toEqual([]);
+  });
+
+  it('exits 1 when every input named was skipped, and 0 when something beside it was chunked', async () => {
+    const png = join(dir, 'mixed/notes.png');
+    const alone = await runCli([png]);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain(`${png}: skipped, unsupported file type (.png)`);
+    expect(alone.stderr).toContain('chunkstream: nothing to chunk: the input was skipped');
+    expect(alone.stdout).toBe('');
+    const beside = await runCli(['-q', png, join(dir, 'mixed/a.md')]);
+    expect(beside.code).toBe(0);
+  });
+
+  it('fails binary data named as a document, and names each failing file once, with its code once', async () => {
+    const binary = join(dir, 'program.md');
+    writeFileSync(binary, Buffer.concat([Buffer.from('\x7fELF', 'latin1'), Buffer.from([2, 1, 1, 0])]));
+    const broken = join(dir, 'broken.pdf');
+    writeFileSync(broken, '%PDF-1.4\nnot a PDF at all');
+    const missing = join(dir, 'absent.md');
+    const run = await runCli(['-q', '--jobs', '1', binary, broken, missing]);
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toContain(`${binary}: ERR_UNSUPPORTED_FORMAT Binary data, not text: a NUL byte at byte offset 7`);
+    expect(lines).toContain(`${broken}: ERR_PDF_INVALID The input is not a readable PDF: not a PDF, or truncated or corrupt`);
+    expect(lines.filter((l) => l.startsWith(`${missing}: ERR_READ `))).toHaveLength(1);
+    for (const line of lines) {
+      const [path] = line.split(': ');
+      expect(line.split(path as string).length - 1, line).toBe(1);
+      expect(line, line).not.toMatch(/\b(E[A-Z]+|ERR_[A-Z_]+)\b.*\b\1\b/);
+    }
+    const inspect = await runCli(['inspect', binary]);
+    expect(inspect.code).toBe(1);
+    expect(inspect.stderr).toContain('ERR_UNSUPPORTED_FORMAT');
   });
 
   it('stops one file read on the main thread on Ctrl-C in the middle of it', async () => {

@@ -35,6 +35,8 @@ export interface CliRun {
 /** Options of `runCli`. */
 export interface RunCliOptions {
   cwd?: string;
+  /** Variables added to the environment (a TMPDIR of its own). */
+  env?: Record<string, string>;
   stdin?: string | Buffer;
   /** Called once with the child, e.g. to send it a signal. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
@@ -43,7 +45,7 @@ export interface RunCliOptions {
 /** Runs `chunkstream args...` and collects its output. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env ? { env: { ...process.env, ...options.env } } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -15,6 +15,7 @@ import type { Depth, OutlineEntry } from './headings.js';
 import { reversedLigatureWords } from './ligatures.js';
 import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
 import type { PdfTextItem } from './types.js';
+import { systemErrorReason } from '../../errors.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -70,7 +71,7 @@ export async function openPdf(source: SandboxSource, password: string | undefine
       // A view on the file's own buffer: nothing else holds it, so pdf.js may take it over without a copy.
       data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
-      throw new PdfReadError('ERR_READ', `Cannot read ${source.path}: ${(error as Error).message}`);
+      throw new PdfReadError('ERR_READ', systemErrorReason(error));
     }
   } else {
     // pdf.js refuses Buffers but takes a plain view on the same memory; a view on part of a buffer is copied.

@@ -81,9 +81,8 @@ export async function parsePdf(input: string | Uint8Array, options?: ParseOption
     for await (const block of readPdf(source, config, (i) => (info = i))) blocks.push(block);
   } catch (error) {
     if (!(error instanceof ChunkError) || typeof input !== 'string' || error.source !== undefined) throw error;
-    // ERR_READ names the path already.
-    const message = error.code === 'ERR_READ' ? error.message : `${input}: ${error.message}`;
-    throw new ChunkError(error.code, message, { source: input, cause: error, ...(error.page !== undefined ? { page: error.page } : {}) });
+    // The path goes in `source`, not in the message: whoever prints the error puts it in front, once.
+    throw new ChunkError(error.code, error.message, { source: input, cause: error, ...(error.page !== undefined ? { page: error.page } : {}) });
   }
   return { blocks, text: blocks.map((b) => b.text).join(PDF_BLOCK_SEPARATOR), ...info };
 }
