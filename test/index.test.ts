@@ -100,6 +100,7 @@ describe('public API', () => {
           "encodeChunkOptions",
           "enqueueFiles",
           "formatFailedReason",
+          "formatManifest",
           "getQueueStatus",
           "isFinalErrorCode",
           "normalizeEnqueueOptions",
@@ -107,6 +108,7 @@ describe('public API', () => {
           "normalizeStatusOptions",
           "normalizeWorkerOptions",
           "parseFailedReason",
+          "parseManifest",
           "readJobData",
         ],
       }
