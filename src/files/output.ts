@@ -46,9 +46,11 @@ export function writeText(stream: Writable, text: string): Promise<void> {
 
 function endStream(stream: Writable): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    if (stream.destroyed || stream.writableFinished) return resolve();
+    if (stream.writableFinished) return resolve();
+    // A stream torn down by a write error (a full disk) between two writes holds a partial file: never a success.
+    if (stream.destroyed) return reject(stream.errored ?? new Error('output stream closed before it was finished'));
     stream.once('error', reject);
-    stream.end(() => resolve());
+    stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
   });
 }
 

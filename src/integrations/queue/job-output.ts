@@ -2,7 +2,9 @@
  * A job's output file, written under a temporary name beside its target and renamed into place once the file is
  * chunked to the end. Each run of a job has its own temporary name: the same job can run twice at once (a worker
  * whose lock lapsed while it kept going, and the worker the job was handed to), even in one process, and each
- * run must write its own file. Both write the same bytes, so whichever rename comes last leaves the same file.
+ * run must write its own file. Only the run that holds the job renames its file into place: the processor
+ * confirms the lock before the rename, and a new run removes the temporary files of the runs before it, so that
+ * a late run's rename fails instead of landing over the newer output.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';

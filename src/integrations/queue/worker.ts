@@ -88,7 +88,7 @@ function inlineOnly(): ChunkWorkerWarning {
 export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   const config = normalizeWorkerOptions(options);
   const inputRoots = resolveInputRoots(config.inputRoots);
-  const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId, inputRoots });
+  const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId, inputRoots, lockDuration: config.lockDuration });
   const figures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
   // Aborted to hand back every job in progress. BullMQ's own cancelAllJobs would miss a job taken but not yet
   // started (its 'active' event comes first), so each run listens to this too.

@@ -144,6 +144,39 @@ describe('chunk job processor', () => {
     expect(option.message).toMatch(/^ERR_INVALID_OPTION Invalid option maxSize/);
   });
 
+  it("renames its output into place only once the file is complete and the job's lock is confirmed still its own", async () => {
+    const text = '# Fenced\n\nA paragraph of the fenced document.\n';
+    const data = { source: 'fenced.md', output: 'fenced/f.md.jsonl', format: 'markdown' as const, content: Buffer.from(text).toString('base64') };
+    const seen: { token: string; duration: number; target: boolean; temps: string[] }[] = [];
+    const extendLock = async (token: string, duration: number): Promise<number> => {
+      seen.push({ token, duration, target: existsSync(join(outDir, 'fenced/f.md.jsonl')), temps: readdirSync(join(outDir, 'fenced')) });
+      return 1;
+    };
+    await createChunkProcessor({ outDir, workerId: 'test:1', lockDuration: 4321 })(jobFor(data, { id: '9', attemptsStarted: 1, extendLock }), 'token-9');
+    expect(seen).toEqual([{ token: 'token-9', duration: 4321, target: false, temps: ['.f.md.jsonl.9.1.tmp'] }]);
+    expect(readdirSync(join(outDir, 'fenced'))).toEqual(['f.md.jsonl']);
+  });
+
+  it("discards a late run's output: its lock passed to another run, or that run removed its temporary file", async () => {
+    const doc = (text: string) => ({ source: 'late.md', output: 'late/l.md.jsonl', format: 'markdown' as const, content: Buffer.from(text).toString('base64') });
+    const target = join(outDir, 'late/l.md.jsonl');
+    // Cut off for longer than the lock: the lock is another run's, and its token no longer matches.
+    const lost = await rejection(processor()(jobFor(doc('# Late\n\nFirst run.\n'), { id: '5', attemptsStarted: 1, extendLock: async () => 0 }), 'token-a'));
+    expect(lost).not.toBeInstanceOf(UnrecoverableError);
+    expect(lost.message).toBe(`ERR_WRITE Discarded this run's ${target}: the job passed to another worker while this one was cut off from Redis for longer than its lock; the worker that holds the job writes it`);
+    expect(existsSync(join(outDir, 'late')) ? readdirSync(join(outDir, 'late')) : []).toEqual([]);
+    // Cut off just after it confirmed its lock: the next run starts, removes its temporary file and finishes first.
+    const second = doc('# Late\n\nSecond run, which took the job over.\n');
+    const overtaken = async (): Promise<number> => {
+      await processor()(jobFor(second, { id: '5', attemptsStarted: 2, extendLock: async () => 1 }), 'token-b');
+      return 1;
+    };
+    const stale = await rejection(processor()(jobFor(doc('# Late\n\nFirst run again.\n'), { id: '5', attemptsStarted: 1, extendLock: overtaken }), 'token-a'));
+    expect(stale.message).toBe(`ERR_WRITE Discarded this run's ${target}: a later run of the job removed its temporary file; the worker that holds the job writes it`);
+    expect(readFileSync(target, 'utf8')).toContain('Second run, which took the job over.');
+    expect(readdirSync(join(outDir, 'late'))).toEqual(['l.md.jsonl']);
+  });
+
   it('hands the job back when stopped mid-job, and writes nothing', async () => {
     const big = join(dir, 'big.md');
     writeFileSync(big, '# Big\n\n' + 'A sentence of words that go on. '.repeat(40).concat('\n\n').repeat(3000));
