@@ -128,18 +128,28 @@ function commonFolder(paths: readonly string[]): string {
  * outside them; without, every file named by path, since a worker started without roots refuses them all.
  */
 export function outsideNotes(result: EnqueueResult, roots: readonly string[]): string[] {
+  const notes = tokenizerNote(result, roots);
   const outside = result.outsideRoots;
-  if (outside.length === 0) return [];
+  if (outside.length === 0) return notes;
   const shown = outside.slice(0, 3).map((j) => j.path ?? j.source);
   const list = `${shown.join(', ')}${outside.length > shown.length ? `, and ${outside.length - shown.length} more` : ''}`;
   if (roots.length > 0) {
-    return [`chunkstream enqueue: warning: ${outside.length} job(s) name a file outside --input-root ${roots.join(', ')}, which workers with these roots refuse (ERR_INPUT_OUTSIDE_ROOTS): ${list}`];
+    return [...notes, `chunkstream enqueue: warning: ${outside.length} job(s) name a file outside --input-root ${roots.join(', ')}, which workers with these roots refuse (ERR_INPUT_OUTSIDE_ROOTS): ${list}`];
   }
   const folder = commonFolder(outside.map((j) => j.path ?? j.source));
   return [
+    ...notes,
     `chunkstream enqueue: warning: ${outside.length} job(s) name their file by path (${list}); a worker reads files only under its --input-root folders and refuses them without one (ERR_INPUT_OUTSIDE_ROOTS).`,
     `chunkstream enqueue: start the workers with --input-root ${folder} (enqueue takes the same flag to check), or carry small files inside their jobs with --inline-below BYTES.`,
   ];
+}
+
+/** The warning about a tokenizer file the workers would refuse. */
+function tokenizerNote(result: EnqueueResult, roots: readonly string[]): string[] {
+  const file = result.tokenizerOutsideRoots;
+  if (file === undefined) return [];
+  const refusal = roots.length > 0 ? `it is outside --input-root ${roots.join(', ')}` : 'a worker started without --input-root refuses it';
+  return [`chunkstream enqueue: warning: the jobs name the tokenizer ${file}, which each worker reads; ${refusal} (ERR_INPUT_OUTSIDE_ROOTS)`];
 }
 
 /** Runs `chunkstream enqueue`; resolves with the exit code. */

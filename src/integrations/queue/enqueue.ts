@@ -13,7 +13,8 @@ import { outDirPath } from '../../files/output.js';
 import { openQueue } from './connection.js';
 import { isUnderRoots } from './input-roots.js';
 import { noteEnqueued, recordKey } from './queue-record.js';
-import { encodeChunkOptions, isSafeOutputName, JOB_DATA_VERSION, JOB_NAME, MAX_INLINE_BYTES, type ChunkJobData, type JobFormat } from './job-data.js';
+import { TOKEN_ENCODINGS } from '../../tokenizer-source.js';
+import { encodeChunkOptions, isSafeOutputName, JOB_DATA_VERSION, JOB_NAME, MAX_INLINE_BYTES, type ChunkJobData, type JobChunkOptions, type JobFormat } from './job-data.js';
 import { normalizeEnqueueOptions, type EnqueueConfig, type EnqueueOptions } from './options.js';
 
 /** A document given as data rather than as a path; it always travels inside its job. */
@@ -53,6 +54,11 @@ export interface EnqueueResult {
    */
   readonly outsideRoots: readonly EnqueuedJob[];
   /**
+   * The tokenizer file the jobs name (absolute), when a worker with the `inputRoots` given here would refuse it
+   * (every one, when none are given). Undefined for a bundled encoding or a file under the roots.
+   */
+  readonly tokenizerOutsideRoots: string | undefined;
+  /**
    * The queue's epoch (see `queue-record.ts`): set by the first enqueue into the queue, and the same for every later
    * one until Redis loses the queue. Undefined when no job was added.
    */
@@ -91,8 +97,26 @@ async function readStdin(): Promise<Buffer> {
 }
 
 /** The job data of one input; reads the content of what travels inline. */
+/**
+ * The job options of a run: a tokenizer given as a path is made absolute, since each worker reads it from where it
+ * runs (and refuses a relative path).
+ */
+function jobChunkOptions(config: EnqueueConfig): JobChunkOptions {
+  const options: Record<string, unknown> = { ...encodeChunkOptions(config.chunkOptions) };
+  for (const key of ['tokenizer', 'encoding']) {
+    const value = options[key];
+    if (tokenizerPath(value)) options[key] = resolve(value);
+  }
+  return options as JobChunkOptions;
+}
+
+/** True when a tokenizer option names a file (rather than a bundled encoding). */
+function tokenizerPath(value: unknown): value is string {
+  return typeof value === 'string' && !(TOKEN_ENCODINGS as readonly string[]).includes(value);
+}
+
 async function jobData(item: Pending, config: EnqueueConfig): Promise<ChunkJobData> {
-  const chunkOptions = encodeChunkOptions(config.chunkOptions);
+  const chunkOptions = jobChunkOptions(config);
   const parseOptions = { ...config.parseOptions };
   const common = { version: JOB_DATA_VERSION, chunkOptions, parseOptions } as const;
   if (item.kind === 'inline') {
@@ -143,8 +167,10 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
   const pending: Pending[] = [...files.map((file) => ({ kind: 'file', file }) as const), ...documents.map((document) => ({ kind: 'inline', document }) as const)];
   const jobs: EnqueuedJob[] = [];
   const outside: EnqueuedJob[] = [];
-  if (pending.length === 0) return { jobs, skipped, missing, outsideRoots: outside, epoch: undefined };
   const roots = await localRoots(config.inputRoots);
+  const tokenizer = [config.chunkOptions.tokenizer, config.chunkOptions.encoding].find(tokenizerPath);
+  const tokenizerOutsideRoots = tokenizer !== undefined && (await refused(resolve(tokenizer), roots)) ? resolve(tokenizer) : undefined;
+  if (pending.length === 0) return { jobs, skipped, missing, outsideRoots: outside, tokenizerOutsideRoots, epoch: undefined };
 
   const queue = await openQueue(config);
   let epoch: string | undefined;
@@ -172,5 +198,5 @@ export async function enqueueFiles(inputs: readonly (string | InlineDocument)[],
   } finally {
     await queue.close().catch(() => {});
   }
-  return { jobs, skipped, missing, outsideRoots: outside, epoch };
+  return { jobs, skipped, missing, outsideRoots: outside, tokenizerOutsideRoots, epoch };
 }

@@ -19,6 +19,6 @@ export type { ChunkProcessor, ChunkProcessorOptions, ChunkJobLike } from './proc
 export { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_URL, normalizeEnqueueOptions, normalizeQueueOptions, normalizeStatusOptions, normalizeWorkerOptions } from './options.js';
 export type { ChunkWorkerOptions, ChunkWorkerConfig, EnqueueOptions, EnqueueConfig, QueueConnectionOptions, QueueConnectionConfig, QueueStatusOptions, QueueStatusConfig, BullConnection, ExpectedJob } from './options.js';
 export { JOB_NAME, JOB_DATA_VERSION, MAX_INLINE_BYTES, readJobData, encodeChunkOptions, decodeChunkOptions } from './job-data.js';
-export type { ChunkJobData, ChunkJobResult, ReadJobData, JobChunkOptions, JobFormat, EncodedRegExp } from './job-data.js';
+export type { ChunkJobData, ChunkJobResult, ReadJobData, ReadJobDataOptions, JobChunkOptions, JobFormat, EncodedRegExp } from './job-data.js';
 export { FINAL_ERROR_CODES, isFinalErrorCode, formatFailedReason, parseFailedReason } from './failure.js';
 export type { FailedReason } from './failure.js';

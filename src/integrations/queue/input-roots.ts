@@ -10,7 +10,7 @@
  */
 import { constants, realpathSync, statSync } from 'node:fs';
 import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { ChunkError } from '../../errors.js';
 
 /** Opening flags: read only, and the last step of the path not followed if it became a link since it was resolved. */
@@ -51,11 +51,44 @@ export function describeRoots(roots: readonly string[]): string {
   return roots.length === 0 ? 'none: this worker reads inline documents only' : roots.join(', ');
 }
 
-/** The coded error of a path a worker refuses. */
-export function outsideRoots(path: string, roots: readonly string[], real?: string): ChunkError {
+/** The coded error of a path a worker refuses; `what` names the option that gave it, when not the job's input. */
+export function outsideRoots(path: string, roots: readonly string[], real?: string, what?: string): ChunkError {
   const resolved = real !== undefined && real !== path ? ` (it resolves to ${real})` : '';
   const why = roots.length === 0 ? 'this worker has no input roots and reads inline documents only' : `it is outside this worker's input roots (${roots.join(', ')})`;
-  return new ChunkError('ERR_INPUT_OUTSIDE_ROOTS', `Refused to read ${path}${resolved}: ${why}`, { source: path });
+  const given = what === undefined ? path : `the ${what} ${path}`;
+  return new ChunkError('ERR_INPUT_OUTSIDE_ROOTS', `Refused to read ${given}${resolved}: ${why}`, { source: path });
+}
+
+/** The real path of a file that must be a plain file under `roots`; undefined when there is none to read. */
+function confinedFileSync(path: string, given: string, roots: readonly string[], what: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Nothing there: the option's own check says so, without reading anything.
+    return undefined;
+  }
+  if (!isUnderRoots(real, roots)) throw outsideRoots(given, roots, real, what);
+  return real;
+}
+
+/**
+ * Checks the files a job's `tokenizer` option (or `encoding`) makes the worker read, before the option is
+ * normalized (which reads them): the Hugging Face `tokenizer.json` named (or the one in the folder named) and the
+ * `tokenizer_config.json` beside it must be plain files under `roots` by their real paths. They are read where the
+ * options are checked, by path, so this check and that read are not one step: a link swapped in between by
+ * someone who can write under a root is not caught (the job's input, opened here, is).
+ */
+export function checkTokenizerFiles(path: string, roots: readonly string[], what: string): void {
+  if (roots.length === 0) throw outsideRoots(path, roots, undefined, what);
+  const real = confinedFileSync(path, path, roots, what);
+  if (real === undefined) return;
+  const json = statSync(real).isDirectory() ? confinedFileSync(join(real, 'tokenizer.json'), path, roots, what) : real;
+  if (json === undefined) return;
+  // A pipe or a device would block the worker, whose options are read synchronously, or never end.
+  if (!statSync(json).isFile()) throw new ChunkError('ERR_INVALID_INPUT', `Refused to read the ${what} ${path}: not a file`, { source: path });
+  const config = confinedFileSync(join(dirname(json), 'tokenizer_config.json'), path, roots, what);
+  if (config !== undefined && !statSync(config).isFile()) throw new ChunkError('ERR_INVALID_INPUT', `Refused to read ${config}, beside the ${what}: not a file`, { source: config });
 }
 
 /** Where the kernel says an open file is, on Linux; undefined elsewhere. */

@@ -6,6 +6,8 @@
 import { isAbsolute, normalize } from 'node:path';
 import { FORMATS as DOCUMENT_FORMATS, normalizeOptions, normalizeParseOptions, type ChunkOptions, type InputFormat } from '../../config.js';
 import { ChunkError } from '../../errors.js';
+import { TOKEN_ENCODINGS } from '../../tokenizer-source.js';
+import { checkTokenizerFiles } from './input-roots.js';
 import { CLI_PARSE_KEYS } from '../../options.js';
 import type { FileParseOptions } from '../../files/process-file.js';
 
@@ -141,11 +143,36 @@ function plain(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads a job's data: checks every field, decodes the chunking options and validates them with the library's own
- * rules. Throws `ChunkError('ERR_INVALID_INPUT')` on malformed data, `ERR_INVALID_OPTION` on a bad option; neither
- * can succeed on a retry.
+ * Checks the tokenizer files a job's options name, which normalizing the options reads: a bundled encoding's name,
+ * or an absolute path (without `..` or NUL) under the worker's input roots. A relative path would be read from
+ * wherever the worker runs.
  */
-export function readJobData(value: unknown): ReadJobData {
+function checkTokenizerOption(options: Record<string, unknown>, roots: readonly string[]): void {
+  for (const key of ['tokenizer', 'encoding']) {
+    const value = options[key];
+    if (typeof value !== 'string' || (TOKEN_ENCODINGS as readonly string[]).includes(value)) continue;
+    if (!isAbsolute(value) || value.includes('\0') || value.split(/[\\/]/).includes('..')) {
+      throw invalidJob(`chunkOptions.${key} must be a bundled encoding or an absolute path without '..' steps`, value);
+    }
+    checkTokenizerFiles(value, roots, `chunkOptions.${key}`);
+  }
+}
+
+/** How a worker reads job data. */
+export interface ReadJobDataOptions {
+  /**
+   * Real paths of the folders the worker reads under (`resolveInputRoots`): a tokenizer file the options name must
+   * lie under one. Default none: a tokenizer must then be a bundled encoding.
+   */
+  readonly inputRoots?: readonly string[];
+}
+
+/**
+ * Reads a job's data: checks every field, decodes the chunking options and validates them with the library's own
+ * rules. Throws `ChunkError('ERR_INVALID_INPUT')` on malformed data, `ERR_INVALID_OPTION` on a bad option,
+ * `ERR_INPUT_OUTSIDE_ROOTS` for a tokenizer file outside `inputRoots`; none can succeed on a retry.
+ */
+export function readJobData(value: unknown, options: ReadJobDataOptions = {}): ReadJobData {
   if (!plain(value)) throw invalidJob('must be an object', value);
   for (const key of Object.keys(value)) if (!DATA_KEYS.has(key)) throw invalidJob(`unknown field ${key}`, value[key]);
   if (value.version !== JOB_DATA_VERSION) throw invalidJob(`version must be ${JOB_DATA_VERSION}`, value.version);
@@ -167,6 +194,8 @@ export function readJobData(value: unknown): ReadJobData {
   for (const key of Object.keys(parseOptions)) {
     if (!CLI_PARSE_KEYS.includes(key)) throw invalidJob(`unknown parse option ${key}`, parseOptions[key as keyof FileParseOptions]);
   }
+  // Before the options are normalized: that reads the tokenizer files they name.
+  checkTokenizerOption(chunkOptions as Record<string, unknown>, options.inputRoots ?? []);
   normalizeOptions(chunkOptions);
   normalizeParseOptions(parseOptions);
   const data: ReadJobData = {

@@ -200,9 +200,9 @@ function jobResult(data: ReadJobData, r: FileReport, workerId: string): ChunkJob
 }
 
 /** Reads a job's data; malformed data becomes the job's (unrecoverable) error. */
-function readData(job: ChunkJobLike): ReadJobData {
+function readData(job: ChunkJobLike, inputRoots: readonly string[]): ReadJobData {
   try {
-    return readJobData(job.data);
+    return readJobData(job.data, { inputRoots });
   } catch (error) {
     if (isChunkError(error)) throw jobError({ code: error.code, message: error.message });
     throw error;
@@ -219,7 +219,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
   const lockMs = options.lockDuration ?? DEFAULT_LOCK_MS;
   // Three declared parameters: BullMQ passes the abort signal only to processors that take one.
   return async function processChunkJob(job: ChunkJobLike, token?: string, signal?: AbortSignal): Promise<ChunkJobResult> {
-    const data = readData(job);
+    const data = readData(job, roots);
     const target = join(outDir, data.output);
     const run = jobRun(job);
     let output: Promise<JobOutput> | undefined;

@@ -4,7 +4,7 @@
  * names the path, and writes nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -14,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkError } from '../../../src/errors.js';
 import { checkOpened, isUnderRoot, openConfined, resolveInputRoots } from '../../../src/integrations/queue/input-roots.js';
 import { readJobData, type ChunkJobData } from '../../../src/integrations/queue/job-data.js';
+import { enqueueFiles } from '../../../src/integrations/queue/enqueue.js';
 import { createChunkProcessor, type ChunkJobLike } from '../../../src/integrations/queue/processor.js';
-import { BIN, ensureBuilt } from '../../cli/support.js';
+import { BIN, ensureBuilt, ROOT } from '../../cli/support.js';
 import { fcParams } from '../../support/property.js';
 
 let dir: string;
@@ -126,6 +127,36 @@ describe('confined inputs', () => {
     expect(missing).not.toBeInstanceOf(UnrecoverableError);
     expect(missing.message).toMatch(/^ERR_READ ENOENT/);
     nothingWritten();
+  });
+
+  it('confines the tokenizer files a job names as it confines its input, and never shows what it refused', async () => {
+    const tokenizers = join(root, 'tokenizers');
+    cpSync(join(ROOT, 'test/fixtures/tokenizers/wordpiece'), join(tokenizers, 'wordpiece'), { recursive: true });
+    symlinkSync('/etc/passwd', join(tokenizers, 'passwd.json'));
+    const fifo = join(tokenizers, 'pipe.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const inline = (tokenizer: string) => job({ content: Buffer.from(NOTE).toString('base64'), chunkOptions: { unit: 'tokens', tokenizer } });
+    const refusals: [string[] | undefined, string, string][] = [
+      [[root], '/etc/passwd', `ERR_INPUT_OUTSIDE_ROOTS Refused to read the chunkOptions.tokenizer /etc/passwd: it is outside this worker's input roots (${root})`],
+      [[root], join(tokenizers, 'passwd.json'), `ERR_INPUT_OUTSIDE_ROOTS Refused to read the chunkOptions.tokenizer ${join(tokenizers, 'passwd.json')} (it resolves to /etc/passwd): it is outside this worker's input roots (${root})`],
+      [undefined, join(tokenizers, 'wordpiece'), `ERR_INPUT_OUTSIDE_ROOTS Refused to read the chunkOptions.tokenizer ${join(tokenizers, 'wordpiece')}: this worker has no input roots and reads inline documents only`],
+      [[root], 'wordpiece/tokenizer.json', `ERR_INVALID_INPUT Invalid job data: chunkOptions.tokenizer must be a bundled encoding or an absolute path without '..' steps, got "wordpiece/tokenizer.json"`],
+      // A pipe would hold the worker, which reads its options synchronously, for ever.
+      [[root], fifo, `ERR_INVALID_INPUT Refused to read the chunkOptions.tokenizer ${fifo}: not a file`],
+    ];
+    for (const [roots, tokenizer, message] of refusals) {
+      const error = await rejection(processor(roots)(inline(tokenizer)));
+      expect(error).toBeInstanceOf(UnrecoverableError);
+      expect(error.message).toBe(message);
+    }
+    nothingWritten();
+    const result = await processor([root])(inline(join(tokenizers, 'wordpiece')));
+    expect(result.chunks).toBe(1);
+    rmSync(outDir, { recursive: true });
+    // enqueue says which tokenizer file the workers would refuse (nothing to enqueue: Redis is not needed).
+    const tokenizer = join(tokenizers, 'wordpiece');
+    expect((await enqueueFiles([], { chunkOptions: { unit: 'tokens', tokenizer } })).tokenizerOutsideRoots).toBe(tokenizer);
+    expect((await enqueueFiles([], { chunkOptions: { unit: 'tokens', tokenizer }, inputRoots: [root] })).tokenizerOutsideRoots).toBeUndefined();
   });
 
   it('refuses roots that are not folders when the processor is made', () => {
