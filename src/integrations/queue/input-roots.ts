@@ -129,7 +129,7 @@ export async function openConfined(path: string, roots: readonly string[]): Prom
   try {
     await checkOpened(handle, path, real, roots);
     const kind = await handle.stat();
-    // A pipe is read as a stream (the kill tests hold a worker inside a job with one); a device could be endless.
+    // A pipe is read as a stream (the soak test holds a worker inside a job with one); a device could be endless.
     if (!kind.isFile() && !kind.isFIFO()) throw new ChunkError('ERR_INVALID_INPUT', `Refused to read ${path}: not a file`, { source: path });
     return handle;
   } catch (error) {

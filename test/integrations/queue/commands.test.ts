@@ -9,7 +9,7 @@ import { parseEnqueueArgs } from '../../../src/cli/enqueue.js';
 import { getQueueStatus } from '../../../src/integrations/queue/index.js';
 import { ensureBuilt, runCli } from '../../cli/support.js';
 import { RUN_REDIS_TESTS, startRedis, type RedisServer } from '../../support/redis-server.js';
-import { started, startWorker, until, type KillScenario } from './kill-scenario.js';
+import { started, startWorker, until, type WorkerSettings } from './worker-processes.js';
 
 let dir: string;
 
@@ -85,8 +85,8 @@ describe.skipIf(!RUN_REDIS_TESTS)('queue commands on a real Redis', () => {
     return path;
   }
 
-  function scenario(queue: string, outDir: string): KillScenario {
-    return { redis: redis.url, queue, outDir, inputRoots: [dir], fifo: '', fifoContent: '', inputs: [], chunkFlags: [], lockMs: 5000, stalledMs: 5000, deadlineMs: 60_000 };
+  function scenario(queue: string, outDir: string): WorkerSettings {
+    return { redis: redis.url, queue, outDir, inputRoots: [dir], lockMs: 5000, stalledMs: 5000 };
   }
 
   it('enqueue prints the job count; status shows counts and failed files with their codes', async () => {
