@@ -9,7 +9,7 @@ import { Tokenizer as JsTokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeOptions } from '../../../src/config.js';
-import { ChunkError, isChunkError } from '../../../src/errors.js';
+import { type ChunkError, isChunkError } from '../../../src/errors.js';
 import { countTokens, createSizer, createTokenSizer } from '../../../src/chunking/sizers/index.js';
 import { chunkText } from '../../../src/api/chunk.js';
 import { describeCorpus } from '../../support/corpus.js';
