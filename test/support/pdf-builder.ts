@@ -309,6 +309,8 @@ export interface TypesetOptions {
   readonly header?: (page: number) => string;
   /** A running footer on every page, given the page number. */
   readonly footer?: (page: number) => string;
+  /** A margin stamp set bottom-up in the left margin of every page, given the page number. */
+  readonly stamp?: (page: number) => string;
   /** Hyphenate words that do not fit at a line end (`infor-` + `mation`). */
   readonly hyphenate?: boolean;
   /** Body font size. Default 11. */
@@ -490,8 +492,164 @@ export function typeset(elements: readonly DocElement[], options: TypesetOptions
     const furniture: string[] = [];
     if (options.header) furniture.push(textAt(LEFT, 752, options.header(i + 1), 9, 'F1'));
     if (options.footer) furniture.push(textAt(LEFT + WIDTH / 2 - 10, 40, options.footer(i + 1), 9, 'F1'));
+    if (options.stamp) furniture.push(rotatedTextAt(30, 250, 90, options.stamp(i + 1), 9, 'F1'));
     // Footnotes stand above the footer, below the text, the first one lowest but one.
     (notes[i] ?? []).forEach((note, k, all) => { furniture.push(textAt(LEFT, 56 + (all.length - 1 - k) * 10, note, 8, 'F4')); });
     return { content: [...furniture, ...content].join('\n'), ...(images.has(i) ? { image: true } : {}) };
   });
+}
+
+/** Advance widths of Helvetica (`/F1`), per 1,000 units of the font size, for WinAnsi codes 32–126 (pdf.js's metrics). */
+const HELVETICA_WIDTHS = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584,
+  584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278,
+  278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500,
+  500, 334, 260, 334, 584,
+];
+/** Ascent and descent of Helvetica, per 1,000 units of the font size. */
+export const HELVETICA_ASCENT = 718;
+export const HELVETICA_DESCENT = -207;
+
+/** The width of a line of ASCII text set in Helvetica at `size`, with `wordSpacing` added to each space. */
+export function helveticaWidth(text: string, size: number, wordSpacing = 0): number {
+  let units = 0;
+  let spaces = 0;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    units += HELVETICA_WIDTHS[code - 32] ?? 556;
+    if (code === 32) spaces++;
+  }
+  return (units * size) / 1000 + spaces * wordSpacing;
+}
+
+/** A line the column writer set: where its baseline starts, its width, and its text as drawn. */
+export interface SetLine {
+  readonly page: number;
+  readonly text: string;
+  readonly x: number;
+  /** Baseline, in PDF space (from the page's bottom). */
+  readonly y: number;
+  readonly width: number;
+  readonly size: number;
+}
+
+/** Pages of justified prose in columns, as `columnPages` sets them (the shapes of a newspaper, a Federal Register notice). */
+export interface ColumnLayout {
+  readonly columns: 2 | 3;
+  /** Paragraphs flowed column by column, band by band, page by page: justified, first lines indented, no gap between. */
+  readonly paragraphs: readonly string[];
+  /** Body size. Default 8. */
+  readonly size?: number;
+  /** A title set across the columns at the top of the first page. */
+  readonly title?: string;
+  /** A running header across the top of every page. */
+  readonly header?: (page: number) => string;
+  /** A margin stamp set bottom-up in the left margin of every page. */
+  readonly stamp?: (page: number) => string;
+  /** A ruled frame drawn around the first column of the first page's first band. */
+  readonly frame?: boolean;
+  /**
+   * Something set across the columns of the first page, `top` points below the top of the text: a figure with labels,
+   * or a table without rules (its cells at fixed columns); the columns go on below it.
+   */
+  readonly across?: { readonly top: number; readonly figure?: readonly string[]; readonly table?: readonly (readonly string[])[] };
+}
+
+/** The bands of column text of a page: tops and bottoms of the runs of lines the columns hold. */
+interface Band {
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/**
+ * Sets `layout` on US Letter pages; returns the pages for `buildPdf` and every line of body text it set (for tests
+ * that check where a line is). Lines are wrapped by Helvetica's real widths and justified with word spacing (`Tw`),
+ * so every full line of a column starts and ends at the column's edges, as in a typeset notice.
+ */
+export function columnPages(layout: ColumnLayout): { pages: PageSpec[]; lines: SetLine[] } {
+  const size = layout.size ?? 8;
+  const leading = Math.round(size * 1.25 * 100) / 100;
+  const gutter = 14;
+  const width = (WIDTH - gutter * (layout.columns - 1)) / layout.columns;
+  const text: string[][] = [];
+  const lines: SetLine[] = [];
+  const wrapped = layout.paragraphs.flatMap((p) => justifyLines(p, size, width));
+  let next = 0;
+  for (let page = 1; next < wrapped.length; page++) {
+    const ops: string[] = [];
+    const top = layout.header !== undefined ? TOP - 10 : TOP;
+    if (layout.header !== undefined) ops.push(textAt(LEFT, TOP + 8, layout.header(page), size, 'F1'), `0.5 w ${LEFT} ${TOP + 2} m ${LEFT + WIDTH} ${TOP + 2} l S`);
+    if (layout.stamp !== undefined) ops.push(rotatedTextAt(40, 200, 90, layout.stamp(page), size, 'F1'));
+    const bands = page === 1 ? firstPageBands(layout, top, size, ops) : [{ top, bottom: BOTTOM }];
+    for (const band of bands) {
+      for (let column = 0; column < layout.columns && next < wrapped.length; column++) {
+        const x0 = LEFT + column * (width + gutter);
+        for (let y = band.top - size; y >= band.bottom && next < wrapped.length; y -= leading) {
+          const line = wrapped[next++] as JustifiedLine;
+          const x = x0 + line.indent;
+          ops.push(`BT /F1 ${size} Tf ${line.spacing.toFixed(4)} Tw ${x} ${y} Td ${pdfString(line.text)} Tj ET`);
+          lines.push({ page, text: line.text, x, y, width: helveticaWidth(line.text, size, line.spacing), size });
+        }
+        if (layout.frame === true && page === 1 && band === bands[0] && column === 0) ops.push(`0.8 w ${x0 - 4} ${band.bottom - 4} ${width + 8} ${band.top - band.bottom + 6} re S`);
+      }
+    }
+    text.push(ops);
+  }
+  return { pages: text.map((ops) => ({ content: ops.join('\n') })), lines };
+}
+
+/** The first page's bands below its title, around what is set across the columns; draws the title and that. */
+function firstPageBands(layout: ColumnLayout, top: number, size: number, ops: string[]): Band[] {
+  let y = top;
+  if (layout.title !== undefined) {
+    ops.push(textAt(LEFT, y - 16, layout.title, 16, 'F2'));
+    y -= 30;
+  }
+  const across = layout.across;
+  if (across === undefined) return [{ top: y, bottom: BOTTOM }];
+  const breakTop = y - across.top;
+  let height = 0;
+  if (across.figure !== undefined) {
+    height = 120;
+    ops.push(figureAt(LEFT, breakTop - height, WIDTH, height, across.figure, size + 1));
+  } else if (across.table !== undefined) {
+    const rowStep = Math.round(size * 1.5);
+    const cells = across.table[0]?.length ?? 1;
+    across.table.forEach((row, r) => {
+      row.forEach((cell, k) => { ops.push(textAt(LEFT + (k * WIDTH) / cells, breakTop - size - r * rowStep, cell, size, r === 0 ? 'F2' : 'F1')); });
+    });
+    height = across.table.length * rowStep;
+  }
+  return [
+    { top: y, bottom: breakTop + size },
+    { top: breakTop - height - size, bottom: BOTTOM },
+  ];
+}
+
+/** A line of a justified paragraph: its text, its indent, and the word spacing that makes it reach the column's edge. */
+interface JustifiedLine {
+  readonly text: string;
+  readonly indent: number;
+  readonly spacing: number;
+}
+
+/** A paragraph wrapped to `width` by Helvetica's widths, its first line indented, every line but the last justified. */
+function justifyLines(paragraph: string, size: number, width: number): JustifiedLine[] {
+  const indent = size;
+  const out: JustifiedLine[] = [];
+  let words: string[] = [];
+  const room = (): number => width - (out.length === 0 ? indent : 0);
+  const push = (last: boolean): void => {
+    const text = words.join(' ');
+    const spaces = words.length - 1;
+    const spacing = last || spaces === 0 ? 0 : (room() - helveticaWidth(text, size)) / spaces;
+    out.push({ text, indent: out.length === 0 ? indent : 0, spacing });
+    words = [];
+  };
+  for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    if (words.length > 0 && helveticaWidth([...words, word].join(' '), size) > room()) push(false);
+    words.push(word);
+  }
+  if (words.length > 0) push(true);
+  return out;
 }
