@@ -27,6 +27,14 @@ const WORDED_SHARE = 0.6;
 const RIVER = 0.8;
 /** Most lines above a table's first row that join as its header (column heads wrapped onto two lines). */
 const MAX_HEADER_LINES = 2;
+/** Words from which a fragment reads as a line of prose rather than a cell (a column of a justified page holds 5–9). */
+const PROSE_WORDS = 5;
+/** Words in a column's middle cell from which its cells may be lines of prose. */
+const PROSE_CELL_WORDS = 4;
+/** Share of a column's consecutive cells whose text runs on from one to the next for the column to be prose. */
+const RUN_ON_SHARE = 0.5;
+/** A row's gap across a gutter no wider than this many times its widest gap beside it: the row bridges the gutter. */
+const BRIDGE_GAP = 1.5;
 /** Punctuation that separates or fills rather than marks: a transcript's colons, a dash for an empty cell. */
 const SEPARATOR = /^[\p{Pd}:;,.|/\\]$/u;
 /** A figure: digits with their signs, separators and units, and no letters (`1,200.50`, `$ 0.61`, `12%`). */
@@ -74,14 +82,43 @@ export function findAlignedTables(fragments: readonly PdfLine[]): AlignedTable[]
 function sidesOf(fragments: readonly PdfLine[]): (readonly PdfLine[])[] {
   const gutter = findGutter(fragments);
   if (gutter === null || fragments.some((f) => f.x < gutter.end - 0.5 && f.right > gutter.start + 0.5)) return [fragments];
-  return [fragments.filter((f) => f.right <= gutter.start + 0.5), fragments.filter((f) => f.x >= gutter.end - 0.5)];
+  const left = fragments.filter((f) => f.right <= gutter.start + 0.5);
+  const right = fragments.filter((f) => f.x >= gutter.end - 0.5);
+  // A table set across the columns of a page (short cells that leave the columns' gutter free) bridges it.
+  return rowsOf(fragments).filter((row) => bridges(row, gutter.start)).length >= 2 ? [fragments] : [left, right];
+}
+
+/**
+ * True when a row (fragments left to right) bridges a gutter at `x`: it has fragments on both sides, at least two on
+ * one side, and its gap across the gutter is no wider than its gaps beside it, as the columns of one table are set.
+ * The two pages of a spread leave a far wider gap across their gutter than inside either page.
+ */
+function bridges(row: readonly PdfLine[], x: number): boolean {
+  const k = row.findIndex((f) => f.x >= x);
+  if (k <= 0 || row.length < 3) return false;
+  let beside = 0;
+  for (let i = 1; i < row.length; i++) if (i !== k) beside = Math.max(beside, (row[i] as PdfLine).x - (row[i - 1] as PdfLine).right);
+  const across = (row[k] as PdfLine).x - (row[k - 1] as PdfLine).right;
+  return beside > 0 && across <= BRIDGE_GAP * beside;
+}
+
+/** Words in a fragment's text. */
+function wordCount(text: string): number {
+  return text.split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+/** True when a row holds two lines of prose or more: a row of a page set in columns, not of a table. */
+function isProseRow(row: readonly PdfLine[]): boolean {
+  let lines = 0;
+  for (const f of row) if (wordCount(f.text) >= PROSE_WORDS && ++lines >= 2) return true;
+  return false;
 }
 
 /** The tables of the rows of one column of a page; `prose` is the width from which a fragment is a line of prose. */
 function tablesIn(rows: readonly PdfLine[][], prose: number): AlignedTable[] {
   const tables: AlignedTable[] = [];
   const narrow = (row: readonly PdfLine[]): boolean => row.every((f) => f.right - f.x <= prose);
-  const tabular = (row: readonly PdfLine[]): boolean => row.length >= MIN_COLUMNS && narrow(row);
+  const tabular = (row: readonly PdfLine[]): boolean => row.length >= MIN_COLUMNS && narrow(row) && !isProseRow(row);
   let start = 0;
   // The first row after the last run: the lines above a run are never a table's before it.
   let floor = 0;
@@ -159,7 +196,7 @@ function tableOf(rows: readonly PdfLine[][], above: readonly PdfLine[][]): Align
   if (filled.filter((n) => n >= 0.5 * rows.length).length < MIN_COLUMNS) return null;
   const nonEmpty = cells.flat().filter((c) => c !== '');
   if (nonEmpty.length < FILLED_SHARE * cells.length * (rivers.length + 1)) return null;
-  if (!worded(cells)) return null;
+  if (!worded(cells) || proseColumns(cells) >= 2) return null;
   const body = rows.flat();
   const head = opensWithBody(cells) ? headOf(above, rivers, Math.min(...body.map((f) => f.x)), Math.max(...body.map((f) => f.right))) : [];
   const all = [...head, ...body];
@@ -244,4 +281,33 @@ function worded(cells: readonly (readonly string[])[]): boolean {
     words += labels && isMarkColumn(column) ? full.length : full.filter(isWorded).length;
   }
   return words >= WORDED_SHARE * filled;
+}
+
+/** Text that ends a sentence or a clause where a cell may end: a stop, a colon or semicolon, a closing bracket. */
+const CELL_END = /[.!?:;)\]]["'”’]?$/u;
+
+/**
+ * The columns of a grid whose cells read as lines of prose: lines of several words (the middle cell holds four or
+ * more) whose text runs on from each row into the next (a word hyphenated at the line's end, or a line without a stop
+ * followed by one that starts in lower case), as the lines of a column of justified prose do. A table's cells each
+ * say their own thing (a column of lower-case option names runs on by that test, but its cells are a word or two),
+ * and a cell wrapped onto a second line is joined to its row.
+ */
+function proseColumns(cells: readonly (readonly string[])[]): number {
+  let prose = 0;
+  for (let k = 0; k < (cells[0]?.length ?? 0); k++) {
+    const counts = cells.map((row) => wordCount(row[k] ?? '')).sort((a, b) => a - b);
+    if ((counts[Math.floor(counts.length / 2)] ?? 0) < PROSE_CELL_WORDS) continue;
+    let pairs = 0;
+    let runOn = 0;
+    for (let r = 1; r < cells.length; r++) {
+      const above = (cells[r - 1] as readonly string[])[k] ?? '';
+      const below = (cells[r] as readonly string[])[k] ?? '';
+      if (above === '' || below === '') continue;
+      pairs++;
+      if (/\p{L}-$/u.test(above) || (!CELL_END.test(above) && /^\p{Ll}/u.test(below))) runOn++;
+    }
+    if (pairs >= 2 && runOn >= RUN_ON_SHARE * pairs) prose++;
+  }
+  return prose;
 }

@@ -29,32 +29,47 @@ export interface BlockSequence {
   end(): PlacedGroup[];
 }
 
-/** Creates an empty sequence. */
+/**
+ * Creates an empty sequence. Blocks leave it in page order: no block of a page comes before a block of an earlier
+ * page, whatever is held back. A group running on from page to page grows while nothing comes between; when the
+ * page it ends on has peripheral groups, which must come before the next page's text, the group is cut at the page
+ * break: its next part is a block of its own that continues it (a table's next part repeats its header).
+ */
 export function createBlockSequence(): BlockSequence {
   /** The group held for the next page, and the peripheral groups of the page it ends on, which wait for it. */
-  const held: { open: PlacedGroup | null; peripheral: PlacedGroup[] } = { open: null, peripheral: [] };
+  const held: { open: PlacedGroup | null; waiting: PlacedGroup[] } = { open: null, waiting: [] };
+  /** Emits the held group (saying whether a part of it follows) and what waited for it. */
+  const settle = (out: PlacedGroup[], goesOn: boolean): void => {
+    const open = held.open;
+    if (open !== null) out.push(goesOn ? { ...open, part: { ...open.part, previous: open.part?.previous ?? false, next: true } } : open);
+    held.open = null;
+    out.push(...held.waiting.splice(0));
+  };
   return {
     page(page) {
       const out: PlacedGroup[] = [];
       const groups = page.layout.groups;
       let u = 0;
       const open = held.open;
-      if (open !== null && groups.length > 0) {
-        const runsOn = page.layout.firstContinues ? runOn(open, groups[0] as LineGroup, page.layout.firstMargin) : null;
-        if (runsOn !== null) {
-          // The open group runs on: the previous page's peripheral groups go first, then the group grows.
-          out.push(...held.peripheral.splice(0));
+      if (open !== null && groups.length > 0 && page.layout.firstContinues) {
+        const first = groups[0] as LineGroup;
+        const runsOn = runOn(open, first, page.layout.firstMargin);
+        if (runsOn !== null && (held.waiting.length === 0 || open.page === open.pageEnd)) {
+          // What waits comes from the page the group starts on: it goes first, then the group grows.
+          out.push(...held.waiting.splice(0));
           const breaks = [...(open.breaks ?? [])];
           for (let n = open.pageEnd + 1; n <= page.number; n++) breaks.push(runsOn.at);
-          held.open = { group: runsOn.group, page: open.page, pageEnd: page.number, breaks };
+          held.open = { ...open, group: runsOn.group, pageEnd: page.number, breaks };
+          u = 1;
+        } else if (runsOn !== null) {
+          const part = partOf(open, first);
+          settle(out, part !== null);
+          if (part !== null) held.open = { group: part, page: page.number, pageEnd: page.number, part: { previous: true, next: false, head: open.part?.head ?? headOf(open.group) } };
           u = 1;
         }
-        if (u < groups.length) {
-          out.push(held.open as PlacedGroup);
-          held.open = null;
-        }
       }
-      if (held.open === null || u === 0) out.push(...held.peripheral.splice(0));
+      // A page that does not run the held group on (or holds no text) settles it.
+      if (u === 0 || u < groups.length) settle(out, false);
       for (; u < groups.length; u++) {
         const next: PlacedGroup = { group: groups[u] as LineGroup, page: page.number, pageEnd: page.number };
         if (u === groups.length - 1) held.open = next;
@@ -62,16 +77,30 @@ export function createBlockSequence(): BlockSequence {
       }
       const aside = page.aside.map((group): PlacedGroup => ({ group, page: page.number, pageEnd: page.number }));
       if (held.open === null) out.push(...aside);
-      else held.peripheral.push(...aside);
+      else held.waiting.push(...aside);
       return out;
     },
     end() {
-      const out = held.open === null ? [] : [held.open];
-      held.open = null;
-      out.push(...held.peripheral.splice(0));
+      const out: PlacedGroup[] = [];
+      settle(out, false);
       return out;
     },
   };
+}
+
+/** The header of a table group (its grid's header rows), for the parts that continue it. */
+function headOf(group: LineGroup): TableGrid | undefined {
+  return group.kind === 'table' ? group.grid : undefined;
+}
+
+/**
+ * The group `first` makes as the next part of `open`: a table's header printed again on the new page dropped. Null
+ * when nothing is left of it (the page printed the header alone).
+ */
+function partOf(open: PlacedGroup, first: LineGroup): LineGroup | null {
+  if (open.group.kind !== 'table' || first.kind !== 'table') return first;
+  const rows = withoutRepeatedHeader(open.part?.head ?? open.group.grid, first.grid);
+  return rows.length === 0 ? null : { ...first, grid: { ...first.grid, rows, headerRows: 0 } };
 }
 
 /** The open group grown by `first`, when `first` runs it on; null when it does not. */
@@ -83,7 +112,7 @@ function runOn(open: PlacedGroup, first: LineGroup, margin: number): { group: Li
     return { group: { kind: 'paragraph', lines: [...group.lines, ...first.lines] }, at: group.lines.length };
   }
   if (group.kind === 'table' && first.kind === 'table' && group.grid.rows.length < MAX_OPEN_ROWS) {
-    const grid = joinTables(group.grid, first.grid);
+    const grid = joinTables(group.grid, first.grid, open.part?.head ?? group.grid);
     if (grid === null) return null;
     return { group: { kind: 'table', grid, lines: group.lines }, at: group.grid.rows.length };
   }
@@ -92,14 +121,20 @@ function runOn(open: PlacedGroup, first: LineGroup, margin: number): { group: Li
 
 /**
  * The rows of `next` appended to `table` when `next` continues it on the next page: the same number of columns; a
- * header row printed again at the top of the page is dropped. Null when `next` is another table.
+ * header row of `head` (the table's first part) printed again at the top of the page is dropped. Null when `next`
+ * is another table.
  */
-function joinTables(table: TableGrid, next: TableGrid): TableGrid | null {
+function joinTables(table: TableGrid, next: TableGrid, head: TableGrid): TableGrid | null {
   const width = table.rows[0]?.length ?? 0;
   if ((next.rows[0]?.length ?? 0) !== width) return null;
-  const header = table.rows.slice(0, table.headerRows).map((r) => r.join('\u0000'));
+  const box = { x0: Math.min(table.box.x0, next.box.x0), y0: next.box.y0, x1: Math.max(table.box.x1, next.box.x1), y1: table.box.y1 };
+  return { ...table, box, rows: [...table.rows, ...withoutRepeatedHeader(head, next)] };
+}
+
+/** The rows of `next` without the header rows of `head` (the table's first part) printed again at its top. */
+function withoutRepeatedHeader(head: TableGrid, next: TableGrid): readonly (readonly string[])[] {
+  const header = head.rows.slice(0, head.headerRows).map((r) => r.join('\u0000'));
   let rows = next.rows;
   while (rows.length > 0 && header.includes((rows[0] as readonly string[]).join('\u0000'))) rows = rows.slice(1);
-  const box = { x0: Math.min(table.box.x0, next.box.x0), y0: next.box.y0, x1: Math.max(table.box.x1, next.box.x1), y1: table.box.y1 };
-  return { ...table, box, rows: [...table.rows, ...rows] };
+  return rows;
 }

@@ -21,6 +21,18 @@ export interface PlacedGroup {
   readonly pageEnd: number;
   /** Index of the first line (or, for a table, grid row) of each next page, for a group run on across pages. */
   readonly breaks?: readonly number[];
+  /** Set on a part of a group cut at a page break (see `block-sequence.ts`). */
+  readonly part?: GroupPart;
+}
+
+/** Where a part of a group cut at a page break stands among its parts. */
+export interface GroupPart {
+  /** The part continues the group's previous part. */
+  readonly previous: boolean;
+  /** The group goes on in a next part. */
+  readonly next: boolean;
+  /** The table's first part, whose header rows head every part. */
+  readonly head?: TableGrid;
 }
 
 /** Where a block starts in the document text. */
@@ -67,8 +79,17 @@ function countBreaks(text: string): number {
   return breaks;
 }
 
-/** The block of a placed group starting at `place`. */
+/** The block of a placed group starting at `place`, marked as a part when the group was cut at a page break. */
 export function buildBlock(placed: PlacedGroup, place: BlockPlace, knows: Vocabulary): Block {
+  const block = blockOf(placed, place, knows);
+  const part = placed.part;
+  if (part === undefined) return block;
+  const table = block.kind === 'table';
+  const frame = table && part.previous && part.head !== undefined ? tableFrame(part.head) : undefined;
+  return { ...block, continuation: { previous: part.previous, next: part.next, cut: table ? 'row' : 'line', ...(frame !== undefined ? { frame } : {}) } };
+}
+
+function blockOf(placed: PlacedGroup, place: BlockPlace, knows: Vocabulary): Block {
   const u = placed.group;
   if (u.kind === 'list') return listBlock(placed, place, u.items, u.ordered, knows);
   if (u.kind === 'heading') {
@@ -96,8 +117,28 @@ function listBlock(placed: PlacedGroup, place: BlockPlace, lines: readonly PdfLi
   return { kind: 'list', ...baseOf(placed, place, texts.join('\n')), ordered, items };
 }
 
-/** A table as a pipe table: its header row, the delimiter row, then its body rows; the pages its rows begin. */
+/** The header and delimiter rows of a table, which head the parts that continue it. */
+function tableFrame(head: TableGrid): string {
+  return `${pipeRow(headerCells(head))}\n${delimiterRow(head.rows[0]?.length ?? 0)}`;
+}
+
+/**
+ * A table as a pipe table: its header row, the delimiter row, then its body rows; the pages its rows begin. A part
+ * that continues a table cut at a page break holds its body rows only (its header is the continuation's frame).
+ */
 function tableBlock(placed: PlacedGroup, place: BlockPlace, grid: TableGrid): Block {
+  if (placed.part?.previous === true) {
+    const rowTexts = grid.rows.map(pipeRow);
+    const rows: Span[] = [];
+    let at = place.start;
+    for (const row of rowTexts) {
+      rows.push({ start: at, end: at + row.length });
+      at += row.length + 1;
+    }
+    const pageBreaks = placed.breaks?.map((row) => (rows[row] ?? (rows[rows.length - 1] as Span)).start);
+    const text = rowTexts.join('\n');
+    return { kind: 'table', ...baseOf(placed, place, text), rows, delimiterRow: { start: place.start, end: place.start }, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+  }
   const width = grid.rows[0]?.length ?? 0;
   const rowTexts = [pipeRow(headerCells(grid)), ...grid.rows.slice(grid.headerRows).map(pipeRow)];
   const delimiter = delimiterRow(width);

@@ -140,14 +140,28 @@ function accepts(fragments: readonly PdfLine[], x: number, minX: number, maxX: n
       crossing++;
     }
   }
-  if (leftWidths.length < MIN_SIDE || rightWidths.length < MIN_SIDE) return -1;
+  // A short column (the end of an article, a page's last lines) beside a full column of prose needs no more than a
+  // line when nothing crosses the white strip between them.
+  const few = Math.min(leftWidths.length, rightWidths.length);
+  const full = leftWidths.length >= rightWidths.length ? leftWidths : rightWidths;
+  const short = crossing === 0 && full.length >= 2 * MIN_SIDE && medianChars(full) >= PROSE_LINE_CHARS;
+  if (few < (short ? 1 : MIN_SIDE)) return -1;
   if (crossing > MAX_CROSSING * (leftWidths.length + rightWidths.length)) return -1;
   // Columns are filled with text: narrow cells of a table do not make columns, a figure's labels do not hide one.
   if (weightedMedian(leftWidths) < 0.35 * (x - minX) || weightedMedian(rightWidths) < 0.35 * (maxX - x)) return -1;
   let beside = 0;
   for (const f of fragments) if (f.x >= x && f.y <= leftTop && f.y >= leftBottom) beside++;
-  if (beside < MIN_SIDE - 1) return -1;
+  if (beside < Math.min(MIN_SIDE - 1, short ? few : MIN_SIDE - 1)) return -1;
   return crossing;
+}
+
+/** Characters from which a column's middle line reads as a line of prose (some five words). */
+const PROSE_LINE_CHARS = 25;
+
+/** The character count of the middle fragment of a side, by count. */
+function medianChars(side: readonly [number, number][]): number {
+  const chars = side.map(([, n]) => n).sort((a, b) => a - b);
+  return chars[Math.floor(chars.length / 2)] ?? 0;
 }
 
 /** The width of the fragment holding the middle character: long text lines outweigh short labels. */

@@ -163,6 +163,40 @@ export interface PageLayout {
   readonly firstMargin: number;
 }
 
+/** True when a group is a figure's labels. */
+function isLabels(group: LineGroup | undefined): boolean {
+  return group?.kind === 'paragraph' && group.lines.every((l) => l.figure === true);
+}
+
+/**
+ * Joins the paragraphs that run on from one column (or region) to the next. A figure's labels read between the two
+ * parts of such a paragraph (a figure at the foot of a column, or inside it) are no part of it: they come after the
+ * joined paragraph, as a floating figure does.
+ */
+function joinRunOns(groups: readonly LineGroup[], continuations: readonly boolean[], margins: ReadonlyMap<number, number>): LineGroup[] {
+  const merged: LineGroup[] = [];
+  const floats: LineGroup[] = [];
+  for (let u = 0; u < groups.length; u++) {
+    const group = groups[u] as LineGroup;
+    const prev = merged[merged.length - 1];
+    if (prev?.kind === 'paragraph' && !isLabels(prev) && isLabels(group)) {
+      floats.push(group);
+      continue;
+    }
+    if (u > 0 && continuations[u] === true && group.kind === 'paragraph' && prev?.kind === 'paragraph' && !isLabels(group) && !isLabels(prev)) {
+      const first = group.lines[0] as PdfLine;
+      const last = prev.lines[prev.lines.length - 1] as PdfLine;
+      if (continuesParagraph(last, first, margins.get(first.region) ?? NaN)) {
+        merged[merged.length - 1] = { kind: 'paragraph', lines: [...prev.lines, ...group.lines] };
+        continue;
+      }
+    }
+    merged.push(...floats.splice(0), group);
+  }
+  merged.push(...floats);
+  return merged;
+}
+
 /** Lays out the ordered lines of one page into groups. */
 export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLayout {
   const g = measure(lines);
@@ -291,20 +325,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
     i = end;
   }
   // Paragraphs that run on from one column to the next are joined here; across pages, by the caller.
-  const merged: LineGroup[] = [];
-  for (let u = 0; u < groups.length; u++) {
-    const group = groups[u] as LineGroup;
-    const prev = merged[merged.length - 1];
-    if (u > 0 && continuations[u] === true && group.kind === 'paragraph' && prev?.kind === 'paragraph') {
-      const first = group.lines[0] as PdfLine;
-      const last = prev.lines[prev.lines.length - 1] as PdfLine;
-      if (continuesParagraph(last, first, g.margins.get(first.region) ?? NaN)) {
-        merged[merged.length - 1] = { kind: 'paragraph', lines: [...prev.lines, ...group.lines] };
-        continue;
-      }
-    }
-    merged.push(group);
-  }
+  const merged = joinRunOns(groups, continuations, g.margins);
   const first = lines[0];
   return {
     groups: merged,

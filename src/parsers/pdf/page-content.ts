@@ -37,8 +37,11 @@ export interface PageContent {
   readonly tables: TableGrid[];
   /** Rotated text of the page, turned level, as lines. */
   readonly rotated: PdfLine[];
-  /** Where the page paints images: they cut the reading order. */
-  readonly images: readonly PdfBox[];
+  /**
+   * The page's figures (images, and vector drawings of some size that are no table and hold no prose): they cut the
+   * reading order, and the lines inside them (`figure`) are their labels.
+   */
+  readonly figures: readonly PdfBox[];
 }
 
 /** Reads a page's content; `knows` tells the words hyphenation may join inside table cells. */
@@ -58,7 +61,7 @@ export function readPageContent(input: PdfPageInput, readability: Readability, f
     lines: marked.filter((l) => !used.has(l)),
     tables,
     rotated: buildLines(levelled(rotated.filter((_, i) => !ruled.taken.has(level.length + i)))),
-    images: (graphics?.images ?? []).filter((img) => figures.boxes.includes(img)),
+    figures: [...(graphics?.images ?? []).filter((img) => figures.boxes.includes(img)), ...figures.regions.filter((box) => !(graphics?.images ?? []).includes(box) && area(box) >= FIGURE_PLACE_AREA && holdsNoProse(box, plain))],
   };
 }
 
@@ -106,6 +109,27 @@ function figureRegions(plain: readonly PdfLine[], graphics: PdfGraphics | undefi
 }
 
 /**
+ * Least area (square points) of a vector drawing that takes a place in the reading order: a chart or a diagram, not
+ * an icon or a button (a figure set across columns is some 400 by 100 points or more).
+ */
+const FIGURE_PLACE_AREA = 15_000;
+
+function area(box: PdfBox): number {
+  return (box.x1 - box.x0) * (box.y1 - box.y0);
+}
+
+/** Words from which a line reads as a line of prose rather than a figure's label. */
+const PROSE_WORDS = 7;
+
+/**
+ * True when no line inside a box reads as prose: a drawing whose text is labels. A box drawn behind a column's text
+ * (a background, drawings merged into one) holds lines of prose, and must not cut the page's reading order.
+ */
+export function holdsNoProse(box: PdfBox, lines: readonly PdfLine[]): boolean {
+  return !lines.some((l) => inside(l, box) && l.text.split(' ').length >= PROSE_WORDS);
+}
+
+/**
  * Tables without rulings, from the alignment of the lines outside tables and figures, added to the ruled ones: an
  * aligned table just below a ruled header of as many columns is that table's body. Returns the tables and the
  * fragments the aligned ones took.
@@ -144,7 +168,7 @@ function figureBoxes(graphics: PdfGraphics | undefined): PdfBox[] {
     boxes.push(box);
     if (boxes.length > MAX_FIGURE_BOXES) break;
   }
-  return [...boxes, ...graphics.images].filter((b) => (b.x1 - b.x0) * (b.y1 - b.y0) >= FIGURE_AREA);
+  return [...boxes, ...graphics.images].filter((b) => area(b) >= FIGURE_AREA);
 }
 
 /**
@@ -166,6 +190,6 @@ function overlaps(a: PdfBox, b: PdfBox): boolean {
 }
 
 /** True when a line lies inside a box (its baseline and its extent, within a point). */
-function inside(line: PdfLine, box: PdfBox): boolean {
+export function inside(line: PdfLine, box: PdfBox): boolean {
   return line.x >= box.x0 - 1 && line.right <= box.x1 + 1 && line.y >= box.y0 - 1 && line.y <= box.y1 + 1;
 }

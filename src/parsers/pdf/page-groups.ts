@@ -10,7 +10,7 @@ import type { FurnitureDetector } from './furniture.js';
 import type { SizeRanks } from './headings.js';
 import { layoutPage, type LineGroup } from './layout.js';
 import type { OutlineHeading } from './outline-headings.js';
-import type { PageContent } from './page-content.js';
+import { holdsNoProse, inside, type PageContent } from './page-content.js';
 import type { PdfBox, PdfLine } from './types.js';
 
 /** Text of a line that is only a stray mark or two. */
@@ -38,9 +38,7 @@ export function groupPage(page: PageContent, ctx: GroupingContext, regions: Regi
   // A line of a stray mark or two (a dot left from a figure) bridges gaps that tell paragraphs and headings apart.
   const kept = page.lines.filter((l) => !ctx.furniture.isFurniture(page.number, l) && !STRAY.test(l.text));
   const { body, peripheral } = splitPeripheral(kept, ctx.bodySize);
-  const inserts: PdfLine[] = [...page.tables.map((t, i) => placeholder(t.box, i, t.fontSize)), ...page.images.map((b) => placeholder(b, -1, 0))];
-  const ordered = orderLines([...body, ...inserts], regions.next);
-  if (ordered.length > 0) regions.next = (ordered[ordered.length - 1] as PdfLine).region + 1;
+  const ordered = readingOrder(body, page, regions);
   const layout = layoutPage(ordered, {
     bodySize: ctx.bodySize,
     bodyFont: ctx.bodyFont,
@@ -50,6 +48,37 @@ export function groupPage(page: PageContent, ctx: GroupingContext, regions: Regi
   });
   const aside = asideGroups(peripheral, page.rotated, ctx, regions);
   return { number: page.number, layout, aside };
+}
+
+/**
+ * The body lines of a page in reading order, tables and figures standing in it as placeholders. A figure's labels
+ * are read right after it, top to bottom, rather than in the columns its drawing cuts through: a figure set across
+ * two columns is read where it stands, between the text above it and the text below.
+ */
+function readingOrder(body: readonly PdfLine[], page: PageContent, regions: RegionCounter): PdfLine[] {
+  const labels = page.figures.map((): PdfLine[] => []);
+  const text: PdfLine[] = [];
+  // Lines over an image may be a column's text set on a background: only a figure of labels gathers its lines.
+  const gathers = page.figures.map((box) => holdsNoProse(box, body));
+  for (const l of body) {
+    const k = l.figure === true ? page.figures.findIndex((box, i) => gathers[i] === true && inside(l, box)) : -1;
+    if (k === -1) text.push(l);
+    else (labels[k] as PdfLine[]).push(l);
+  }
+  const inserts = [...page.tables.map((t, i) => placeholder(t.box, i, t.fontSize)), ...page.figures.map((b, k) => placeholder(b, -1 - k, 0))];
+  const ordered = orderLines([...text, ...inserts], regions.next);
+  if (ordered.length > 0) regions.next = (ordered[ordered.length - 1] as PdfLine).region + 1;
+  if (labels.every((l) => l.length === 0)) return ordered;
+  const out: PdfLine[] = [];
+  for (const line of ordered) {
+    out.push(line);
+    const own = line.insert !== undefined && line.insert < 0 ? labels[-1 - line.insert] : undefined;
+    if (own === undefined || own.length === 0) continue;
+    const read = orderLines(own, regions.next);
+    regions.next = (read[read.length - 1] as PdfLine).region + 1;
+    out.push(...read);
+  }
+  return out;
 }
 
 /** Peripheral text (footnotes, a masthead; rotated text) laid out on its own, top to bottom: never headings. */
@@ -62,7 +91,7 @@ function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[]
   return layoutPage(aside, { bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, outlineHeadings: new Map() }).groups;
 }
 
-/** A line without text that stands in the reading order for a table (its index) or an image (-1). */
+/** A line without text that stands in the reading order for a table (its index) or a figure (-1 - its index). */
 function placeholder(box: PdfBox, insert: number, fontSize: number): PdfLine {
   return { text: '', x: box.x0, y: box.y1, right: box.x1, fontSize, fontName: '', fontShare: 1, monospace: false, cells: 1, chars: 0, region: 0, insert };
 }

@@ -128,6 +128,22 @@ describe('findAlignedTables', () => {
     expect(table?.fragments.size).toBe(fragments.length);
   });
 
+  it('makes no table of three columns of prose whose short lines run on from row to row', () => {
+    const columns = [
+      ['the reader lays out', 'every page of the', 'document in columns', 'and joins the lines', 'of each paragraph'],
+      ['before it cuts them', 'into chunks of the', 'size the embedder', 'takes, one after', 'the other in order'],
+      ['so that no chunk', 'holds the lines of', 'two columns side', 'by side as if they', 'were cells of rows'],
+    ];
+    const fragments = columns.flatMap((column, k) => column.map((text, r) => line(text, 50 + k * 160, 700 - 12 * r)));
+    expect(findAlignedTables(fragments)).toEqual([]);
+  });
+
+  it('keeps a table whose cells are lower-case names beside a column of short phrases', () => {
+    const rows = [['option', 'default', 'meaning'], ['max size', '512', 'hard limit per chunk'], ['overlap', '0', 'units repeated'], ['unit', 'tokens', 'what sizes count'], ['min size', '0', 'smallest chunk kept']];
+    const fragments = rows.flatMap((cells, r) => cells.map((text, k) => line(text, 50 + k * 150, 700 - 12 * r)));
+    expect(findAlignedTables(fragments)[0]?.grid.rows).toEqual(rows);
+  });
+
   it('keeps the list of the left page of a spread out of a table on the right page, where their baselines line up', () => {
     const question = (x: number, ys: number[]) => ys.map((y) => line('a question set in bold over the whole width of its page here', x, y));
     const answers = ['Yes, at the national level', 'Yes, at the regional level', 'Yes, at the local level', 'No, there is none at all'];
