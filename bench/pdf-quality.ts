@@ -1,12 +1,14 @@
 /**
  * PDF layout quality, per file of the corpus: heading precision, recall and F1 against each reference Markdown
- * (Docling's conversions, and the reference of multi_page.pdf), the table blocks found and how many of the
- * reference's table rows (or pdfplumber's facts) they match, and the pages flagged for OCR (scans, and text in
- * fonts without a usable Unicode mapping).
+ * (every Docling conversion in `pdf-layout/docling/groundtruth`, and the reference of multi_page.pdf), the table
+ * blocks found and how many of the reference's table rows (or pdfplumber's facts) they match, the share of the
+ * file's text that lands in table blocks (multi-column prose read as a table shows there), and the pages flagged for
+ * OCR (scans, and text in fonts without a usable Unicode mapping).
  *
- *     npx tsx bench/pdf-quality.ts
+ *     npx tsx bench/pdf-quality.ts             # writes its section of bench/RESULTS.md
+ *     npx tsx bench/pdf-quality.ts --no-write  # prints it only
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parsePdf, type PdfDocument } from '../src/parsers/pdf/reader.js';
 import { markdownHeadings, nicsSelfCheck, normalizeHeading, pdfHeadings, pdfTables, scoreHeadings, splitPipeRow } from '../test/support/pdf-quality.js';
@@ -25,6 +27,25 @@ interface FileCase {
 const plumber = (name: string) => join(CORPUS, 'pdf-layout/pdfplumber', name);
 const docling = (name: string) => ({ pdf: join(CORPUS, 'pdf-layout/docling', `${name}.pdf`), reference: join(CORPUS, 'pdf-layout/docling/groundtruth', `${name}.md`) });
 
+/** The names of the Docling reference conversions (each `<name>.md` beside `<name>.pdf`), sorted. */
+function doclingReferences(): string[] {
+  const dir = join(CORPUS, 'pdf-layout/docling/groundtruth');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+/** Share of a document's text (letters and digits) that lies in table blocks. */
+function tableShare(doc: PdfDocument): number {
+  const count = (text: string): number => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  const total = count(doc.text);
+  let inTables = 0;
+  for (const b of doc.blocks) if (b.kind === 'table') inTables += count(b.text);
+  return total === 0 ? 0 : inTables / total;
+}
+
 /** pdfplumber's NICS self-check: every numeric column sums to twice its totals row. */
 const nics = (doc: PdfDocument): string => {
   const table = pdfTables(doc).find((t) => t[0]?.[0] === 'State / Territory');
@@ -35,7 +56,7 @@ const nics = (doc: PdfDocument): string => {
 
 const CASES: FileCase[] = [
   { pdf: join(CORPUS, 'pdf/multi_page.pdf'), reference: join(CORPUS, 'pdf/groundtruth/multi_page.md') },
-  ...['2305.03393v1-pg9', 'amt_handbook_sample', 'code_and_formula', 'picture_classification', 'right_to_left_01', 'table_mislabeled_as_picture'].map(docling),
+  ...doclingReferences().map(docling),
   { pdf: plumber('nics-background-checks-2015-11.pdf'), fact: nics },
   { pdf: plumber('nics-background-checks-2015-11-rotated.pdf'), fact: nics },
   {
@@ -107,7 +128,7 @@ async function main(): Promise<void> {
     try {
       doc = await parsePdf(c.pdf);
     } catch (error) {
-      rows.push([basename(c.pdf), '', '', '', '', '', `${(error as { code?: string }).code ?? 'error'}`, '']);
+      rows.push([basename(c.pdf), '', '', '', '', '', '', `${(error as { code?: string }).code ?? 'error'}`, '']);
       continue;
     }
     const tables = pdfTables(doc);
@@ -132,6 +153,7 @@ async function main(): Promise<void> {
       recall,
       f1,
       tables.length === 0 ? '0' : `${tables.length} (${tableRows.join(', ')} rows)`,
+      `${(100 * tableShare(doc)).toFixed(1)}%`,
       matched,
       ocrPages(doc),
     ]);
@@ -142,9 +164,11 @@ async function main(): Promise<void> {
     'bench/pdf-quality.ts',
     '### PDF layout quality\n\n' +
       'Heading precision, recall and F1 against the reference Markdown (headings compared as letters and digits); table blocks found (body rows of each); ' +
-      'reference table rows matched exactly, or the table facts of `pdf-layout/pdfplumber/EXPECTED.md`; pages flagged as needing OCR.\n\n' +
-      markdownTable(['file', 'pages', 'P', 'R', 'F1', 'tables', 'rows matched / facts', 'OCR pages'], rows, ['l', 'r', 'r', 'r', 'r', 'l', 'l', 'r']) +
+      'the share of the text (letters and digits) in table blocks; reference table rows matched exactly, or the table facts of `pdf-layout/pdfplumber/EXPECTED.md`; ' +
+      'pages flagged as needing OCR.\n\n' +
+      markdownTable(['file', 'pages', 'P', 'R', 'F1', 'tables', 'text in tables', 'rows matched / facts', 'OCR pages'], rows, ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'l', 'r']) +
       `\n\nFiles with a reference under F1 0.85: ${below.length === 0 ? 'none' : below.map((f) => `${f.file} (${f.f1.toFixed(2)})`).join(', ')}.`,
+    { write: !process.argv.includes('--no-write') },
   );
 }
 
