@@ -237,13 +237,19 @@ export function createBpeCounter(model: Json, byteLevel: boolean): BpeCounter {
     return merging.count(symbols);
   };
 
+  // Asked for the same few pairs of characters over and over: remembered.
+  const cuts = new Map<number, boolean>();
   return {
     count,
     safeCut(before, after) {
-      if (t.prefix !== undefined || t.suffix !== undefined) return false;
-      const left = String.fromCodePoint(before);
-      const right = String.fromCodePoint(after);
-      return t.vocab.has(left) && t.vocab.has(right) && !t.joins.has(before * 0x110000 + after);
+      const key = before * 0x110000 + after;
+      let safe = cuts.get(key);
+      if (safe === undefined) {
+        const inVocab = t.vocab.has(String.fromCodePoint(before)) && t.vocab.has(String.fromCodePoint(after));
+        safe = t.prefix === undefined && t.suffix === undefined && inVocab && !t.joins.has(key);
+        if (cuts.size < 0x10000) cuts.set(key, safe);
+      }
+      return safe;
     },
   };
 }
@@ -469,25 +475,38 @@ export function createUnigramCounter(model: Json): ModelCounter {
   const unkId = typeof model.unk_id === 'number' ? model.unk_id : undefined;
   const byteFallback = model.byte_fallback === true;
   const unkScore = minScore - UNK_PENALTY;
-  const hasBytes = byteFallback && Array.from({ length: 256 }, (_, b) => ids.has(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`)).every(Boolean);
+  // Every prefix of a piece: the search from a position stops where no piece goes on (the trie's walk).
+  const prefixes = new Set<string>();
+  for (const piece of ids.keys()) for (let k = 1; k <= piece.length; k++) prefixes.add(piece.slice(0, k));
+  const byteIds = Array.from({ length: 256 }, (_, b) => ids.has(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
 
-  /** Tokens of one string of the best path (`tokenize`): itself, its bytes, or one unknown token. */
-  const tokensOf = (piece: string): number => (ids.has(piece) ? 1 : hasBytes ? Buffer.byteLength(piece, 'utf8') : 1);
+  /** Tokens of one string of the best path (`tokenize`): itself, its bytes (each must be a piece), or one unknown token. */
+  const tokensOf = (piece: string): number => {
+    if (ids.has(piece)) return 1;
+    if (!byteFallback) return 1;
+    const bytes = Buffer.from(piece, 'utf8');
+    return bytes.every((b) => byteIds[b]) ? bytes.length : 1;
+  };
+  // The lattice's arrays, kept between calls and grown as needed.
+  let lattice = { best: new Float64Array(64), from: new Int32Array(64), idAt: new Int32Array(64) };
 
   return {
     count(sentence) {
       const n = sentence.length;
       if (n === 0) return 0;
-      const best = new Float64Array(n + 1);
-      const from = new Int32Array(n + 1).fill(-1);
-      const idAt = new Int32Array(n + 1);
+      if (lattice.best.length < n + 1) lattice = { best: new Float64Array(2 * n + 2), from: new Int32Array(2 * n + 2), idAt: new Int32Array(2 * n + 2) };
+      const { best, from, idAt } = lattice;
+      best.fill(0, 0, n + 1);
+      from.fill(-1, 0, n + 1);
       for (let start = 0; start < n; ) {
         const till = best[start]!;
         const width = start + 1 < n && isLowSurrogateAt(sentence, start + 1) ? 2 : 1;
         let single = false;
         // Pieces starting here, shortest first (the trie's common-prefix order).
         for (let end = start + 1; end <= Math.min(n, start + longest); end++) {
-          const id = ids.get(sentence.slice(start, end));
+          const sub = sentence.slice(start, end);
+          if (!prefixes.has(sub)) break;
+          const id = ids.get(sub);
           if (id === undefined) continue;
           const candidate = scores[id]! + till;
           if (from[end] === -1 || candidate > best[end]!) {

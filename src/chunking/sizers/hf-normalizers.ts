@@ -29,7 +29,8 @@ export function createNormalizer(config: unknown): Normalize {
     case 'NFKC':
     case 'NFKD': {
       const form = c.type;
-      return (text) => text.normalize(form);
+      // ASCII is in every normal form.
+      return (text) => (NON_ASCII.test(text) ? text.normalize(form) : text);
     }
     case 'Lowercase':
       return lowercase;

@@ -16,11 +16,10 @@
 import { invalidOption } from '../../config.js';
 import { isBertPunctuation, isWhitespace } from './hf-chars.js';
 import { translateRegex } from './hf-normalizers.js';
+import { GPT2_PATTERN, patternScanner } from './hf-pattern-scanners.js';
 
 type Json = Record<string, unknown>;
 
-/** GPT-2's pre-token pattern, which ByteLevel uses when `use_regex` is on. */
-export const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
 /** A piece of a split: its text, and where it starts in the normalized split (for Metaspace's `first`). */
 export interface Piece {
@@ -88,12 +87,29 @@ function scannerOf(steps: Json[]): PreTokenScanner | undefined {
   if (steps.length === 1 && first.type === 'ByteLevel') {
     const prefix = first.add_prefix_space === true;
     const prepare = prefix ? (text: string) => (text.startsWith(' ') ? text : ` ${text}`) : identityPrepare;
-    return first.use_regex === false ? wholeScanner(prepare) : regexScanner(translateRegex(GPT2_PATTERN), prepare);
+    return first.use_regex === false ? wholeScanner(prepare) : patternOrRegexScanner(GPT2_PATTERN, prepare);
   }
   const isolatedRegex = first.type === 'Split' && first.behavior === 'Isolated' && first.invert !== true && typeof (first.pattern as Json | undefined)?.Regex === 'string';
   const plainByteLevel = second === undefined || (second.type === 'ByteLevel' && second.use_regex === false && second.add_prefix_space !== true);
-  if (isolatedRegex && plainByteLevel && steps.length <= 2) return regexScanner(translateRegex((first.pattern as Json).Regex as string), identityPrepare);
+  if (isolatedRegex && plainByteLevel && steps.length <= 2) return patternOrRegexScanner((first.pattern as Json).Regex as string, identityPrepare);
   return undefined;
+}
+
+/** The hand-run scanner of a known pattern (`hf-pattern-scanners.ts`), else its regular expression. */
+function patternOrRegexScanner(pattern: string, prepare: (text: string, firstSplit: boolean) => string): PreTokenScanner {
+  const end = patternScanner(pattern);
+  if (end === undefined) return regexScanner(translateRegex(pattern), prepare);
+  return {
+    kind: 'regex',
+    prepare,
+    scan(text, visit) {
+      for (let at = 0; at < text.length; ) {
+        const next = end(text, at);
+        if (!visit(at, next)) return;
+        at = next;
+      }
+    },
+  };
 }
 
 function identityPrepare(text: string): string {
@@ -126,6 +142,31 @@ function regexScanner(pattern: RegExp, prepare: (text: string, firstSplit: boole
   };
 }
 
+const BERT_WORD = 1;
+const BERT_SPACE = 2;
+const BERT_PUNCTUATION = 3;
+/** The BERT pre-tokenizer's class of each BMP unit, found the first time it is met (0: not yet). */
+const BERT_CLASS = new Uint8Array(0x10000);
+
+/** The class of the code point at `at` (a surrogate pair is classed by its code point, each time). */
+function bertClassAt(text: string, at: number): number {
+  const unit = text.charCodeAt(at);
+  if (unit < 0xd800 || unit > 0xdfff) {
+    const known = BERT_CLASS[unit]!;
+    if (known !== 0) return known;
+    const k = isWhitespace(unit) ? BERT_SPACE : isBertPunctuation(unit) ? BERT_PUNCTUATION : BERT_WORD;
+    BERT_CLASS[unit] = k;
+    return k;
+  }
+  const cp = text.codePointAt(at)!;
+  return isWhitespace(cp) ? BERT_SPACE : isBertPunctuation(cp) ? BERT_PUNCTUATION : BERT_WORD;
+}
+
+function widthAt(text: string, at: number): number {
+  const unit = text.charCodeAt(at);
+  return unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length && (text.charCodeAt(at + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+}
+
 /** BERT's pre-tokenizer: whitespace removed, each punctuation character its own pre-token. */
 const bertScanner: PreTokenScanner = {
   kind: 'bert',
@@ -133,23 +174,13 @@ const bertScanner: PreTokenScanner = {
   scan(text, visit) {
     let at = 0;
     while (at < text.length) {
-      let cp = text.codePointAt(at)!;
-      if (isWhitespace(cp)) {
-        at += cp > 0xffff ? 2 : 1;
+      const k = bertClassAt(text, at);
+      if (k === BERT_SPACE) {
+        at += widthAt(text, at);
         continue;
       }
-      if (isBertPunctuation(cp)) {
-        const end = at + (cp > 0xffff ? 2 : 1);
-        if (!visit(at, end)) return;
-        at = end;
-        continue;
-      }
-      let end = at;
-      while (end < text.length) {
-        cp = text.codePointAt(end)!;
-        if (isWhitespace(cp) || isBertPunctuation(cp)) break;
-        end += cp > 0xffff ? 2 : 1;
-      }
+      let end = at + widthAt(text, at);
+      if (k === BERT_WORD) while (end < text.length && bertClassAt(text, end) === BERT_WORD) end += widthAt(text, end);
       if (!visit(at, end)) return;
       at = end;
     }

@@ -11,8 +11,8 @@
  * pre-tokens' counts, each looked up in a bounded cache (`count-tables.ts`) in place, without making its string.
  *
  * Where a model sees one long pre-token (no pre-tokenizer, or Metaspace without splitting: Llama 2 and Gemma
- * style SentencePiece BPE), the pre-token is cut before its word markers (`▁`) wherever no merge of the model can
- * join the characters on either side: BPE then counts each part alone exactly as inside the whole, so the parts
+ * style SentencePiece BPE), the pre-token is cut before its word markers (`▁`) and line feeds wherever no merge of
+ * the model can join the characters on either side: BPE then counts each part alone exactly as inside the whole, so the parts
  * are cached like pre-tokens. Where that cannot be proved (a merge across the marker, a continuing-subword prefix),
  * the pre-token is counted whole.
  */
@@ -44,6 +44,7 @@ const CACHE_GENERATION = { entries: 50_000, units: 50_000 * 12 };
 /** Long pre-tokens (a run of CJK in a byte-level BPE, a Llama-style part without markers) come back too. */
 const LONG_CACHE_GENERATION = { entries: 256, units: 256 * 1024 };
 const WORD_MARKER = 0x2581;
+const LINE_FEED = 0x0a;
 
 /** Built counters, one per definition. */
 const counters = new WeakMap<HuggingFaceDefinition, HuggingFaceCounter>();
@@ -135,20 +136,18 @@ function createPieceCounter(pre: PreTokenizerShape, model: ModelCounter, cutter:
     };
   }
   if (cutter !== undefined) {
-    // One pre-token for the whole split: cut it where BPE provably adds.
+    // One pre-token for the whole split: cut it where BPE provably adds, counting each part as it is found.
+    const isCut = createCutTest(cutter);
     return (normalized, first, tally) => {
       const text = scanner.prepare(normalized, first);
-      const cuts = safeCuts(text, cutter);
-      if (cuts.length === 0) {
-        if (text !== '') tally.total += countOf(text, 0, text.length, true);
-        return;
-      }
       let start = 0;
-      for (const cut of [...cuts, text.length]) {
-        tally.total += countOf(text, start, cut, false);
+      for (let at = 1; at < text.length; at++) {
+        if (!isCut(text, at)) continue;
+        tally.total += countOf(text, start, at, false);
         if (tally.total > tally.limit) return;
-        start = cut;
+        start = at;
       }
+      if (start < text.length) tally.total += countOf(text, start, text.length, start === 0);
     };
   }
   return (normalized, first, tally) => {
@@ -160,17 +159,31 @@ function createPieceCounter(pre: PreTokenizerShape, model: ModelCounter, cutter:
   };
 }
 
-/** Offsets before word markers where the BPE model provably adds (see the module comment). */
-function safeCuts(text: string, model: BpeCounter): number[] {
-  const cuts: number[] = [];
-  const marker = String.fromCharCode(WORD_MARKER);
-  for (let at = text.indexOf(marker, 1); at !== -1; at = text.indexOf(marker, at + 1)) {
-    const before = text.codePointAt(at - 1)!;
+/**
+ * Whether a pre-token may be cut before `text[at]`: before a word marker (`▁`) or a line feed, where no merge of the
+ * model joins the character before to it, both characters of the vocabulary (see the module comment). The answers
+ * for characters of the BMP before the cut are kept in a table per character after it.
+ */
+function createCutTest(model: BpeCounter): (text: string, at: number) => boolean {
+  const UNKNOWN = 0;
+  const SAFE = 1;
+  const tables = new Map<number, Uint8Array>([
+    [WORD_MARKER, new Uint8Array(0x10000)],
+    [LINE_FEED, new Uint8Array(0x10000)],
+  ]);
+  return (text, at) => {
+    const c = text.charCodeAt(at);
+    const table = c === WORD_MARKER || c === LINE_FEED ? tables.get(c)! : undefined;
+    if (table === undefined) return false;
     const low = text.charCodeAt(at - 1);
-    const cp = low >= 0xdc00 && low <= 0xdfff && at >= 2 ? text.codePointAt(at - 2)! : before;
-    if (model.safeCut(cp, WORD_MARKER)) cuts.push(at);
-  }
-  return cuts;
+    if (low >= 0xdc00 && low <= 0xdfff) return at >= 2 && model.safeCut(text.codePointAt(at - 2)!, c);
+    let known = table[low]!;
+    if (known === UNKNOWN) {
+      known = model.safeCut(low, c) ? SAFE : 2;
+      table[low] = known;
+    }
+    return known === SAFE;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
