@@ -10,7 +10,8 @@
  *   pre-tokenizer, byte fallback, <s> first), with a few merges across ▁ so that some cuts are not safe;
  * - `mistral/`: the newer conversion of the same (Metaspace with `prepend_scheme: first` and no split, merges
  *   ignored for words of the vocabulary);
- * - `unigram/`: XLM-R-style Unigram (NFKC and runs of spaces to one, Metaspace, <s> … </s>).
+ * - `unigram/`: XLM-R-style Unigram (a SentencePiece precompiled character map, written here as a double-array
+ *   trie of a few dozen of nmt_nfkc's mappings, and runs of spaces to one; Metaspace; <s> … </s>).
  *
  * Vocabularies are trained here on a few of Node's API docs and `samples/multilingual.md` by plain frequency
  * counting (byte-pair merges for BPE and WordPiece, substring frequencies for Unigram): they tokenize like real
@@ -213,6 +214,63 @@ function llama() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// A SentencePiece precompiled character map
+
+/**
+ * Characters and clusters mapped as SentencePiece's nmt_nfkc map does some of them (controls removed, whitespace to
+ * a space, compatibility characters to their NFKC form, a decomposed accent composed), for the Unigram tokenizer's
+ * Precompiled normalizer.
+ */
+function charsMapEntries() {
+  const entries = [];
+  for (let c = 1; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) entries.push([String.fromCharCode(c), '']);
+  entries.push(['\u007f', ''], ['\u200b', ''], ['\ufeff', '']);
+  for (const ws of ['\t', '\n', '\r', '\u00a0', '\u3000', '\u2002', '\u2003', '\u0085']) entries.push([ws, ' ']);
+  for (let c = 0xff01; c <= 0xff5e; c++) entries.push([String.fromCharCode(c), String.fromCharCode(c - 0xfee0)]);
+  for (const ch of ['ﬁ', 'ﬂ', '①', '②', '™', '…', '½', 'Ⅻ', 'ｶ', 'ﾟ', '㍿']) entries.push([ch, ch.normalize('NFKC')]);
+  for (const [base, mark] of [['e', '\u0301'], ['a', '\u0308'], ['o', '\u0302'], ['n', '\u0303']]) entries.push([base + mark, (base + mark).normalize('NFC')]);
+  entries.push(['\u1100\u1161', '가'], ['가', '가']);
+  return entries;
+}
+
+/** A darts-clone double-array trie of the entries' UTF-8 keys, with the replacements after it, as Precompiled reads it. */
+function buildCharsMap(entries) {
+  const blob = [];
+  const root = { children: new Map(), value: undefined };
+  for (const [key, replacement] of entries) {
+    let node = root;
+    for (const b of Buffer.from(key, 'utf8')) {
+      if (!node.children.has(b)) node.children.set(b, { children: new Map(), value: undefined });
+      node = node.children.get(b);
+    }
+    node.value = blob.length;
+    blob.push(...Buffer.from(replacement, 'utf8'), 0);
+  }
+  const units = [0];
+  const used = new Set([0]);
+  // Each node's children sit at base ^ label, its value (when a key ends there) at base ^ 0.
+  const place = (node, pos) => {
+    const labels = [...node.children.keys()].sort((a, b) => a - b);
+    const slots = node.value === undefined ? labels : [0, ...labels];
+    let base = 1;
+    while (slots.some((c) => used.has(base ^ c))) base++;
+    for (const c of slots) used.add(base ^ c);
+    units[pos] = ((units[pos] ?? 0) | ((pos ^ base) << 10) | (node.value === undefined ? 0 : 1 << 8)) >>> 0;
+    if (node.value !== undefined) units[base] = (node.value | 0x80000000) >>> 0;
+    for (const c of labels) {
+      units[base ^ c] = c;
+      place(node.children.get(c), base ^ c);
+    }
+  };
+  place(root, 0);
+  const trie = Buffer.alloc(4 * units.length);
+  for (let i = 0; i < units.length; i++) trie.writeUInt32LE(units[i] ?? 0, 4 * i);
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(trie.length, 0);
+  return Buffer.concat([size, trie, Buffer.from(blob)]).toString('base64');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Unigram
 
 function unigram() {
@@ -243,7 +301,7 @@ function unigram() {
     truncation: null,
     padding: null,
     added_tokens: [added(0, '<s>'), added(1, '<pad>'), added(2, '</s>'), added(3, '<unk>'), added(unique.length - 1, '<mask>', { lstrip: true })],
-    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: buildCharsMap(charsMapEntries()) }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
     pre_tokenizer: { type: 'Metaspace', replacement: MARK, prepend_scheme: 'always', split: true },
     post_processor: template('<s>', '</s>', { '<s>': { id: '<s>', ids: [0], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } }),
     decoder: { type: 'Metaspace', replacement: MARK, prepend_scheme: 'always', split: true },

@@ -66,7 +66,7 @@ export type TokenizerSource =
 /** Model types chunkstream counts with. */
 export const SUPPORTED_MODELS: readonly string[] = ['BPE', 'WordPiece', 'Unigram', 'WordLevel'];
 /** Normalizer types chunkstream counts with. */
-export const SUPPORTED_NORMALIZERS: readonly string[] = ['Sequence', 'BertNormalizer', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'StripAccents', 'Strip', 'Replace', 'Prepend'];
+export const SUPPORTED_NORMALIZERS: readonly string[] = ['Sequence', 'BertNormalizer', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'StripAccents', 'Strip', 'Replace', 'Prepend', 'Precompiled'];
 /** Pre-tokenizer types chunkstream counts with. */
 export const SUPPORTED_PRE_TOKENIZERS: readonly string[] = ['Sequence', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Metaspace', 'ByteLevel', 'Split', 'Punctuation', 'Digits', 'CharDelimiterSplit'];
 /** Post-processor types chunkstream counts with. */

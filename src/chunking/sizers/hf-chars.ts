@@ -4,7 +4,7 @@
  * `char::is_whitespace` (Unicode's White_Space, which JavaScript's `\s` is not: it adds U+FEFF and leaves out
  * U+0085). Each class is looked up in a table by code unit for the BMP, filled once.
  */
-import { NONSPACING_MARK_RANGES, OTHER_RANGES, PUNCTUATION_RANGES } from './hf-unicode-9.js';
+import { ASSIGNED_RANGES, MARK_RANGES, NONSPACING_MARK_RANGES, OTHER_RANGES, PUNCTUATION_RANGES } from './hf-unicode-9.js';
 
 /** Inclusive ranges of a `hf-unicode-9.ts` list, flattened: [start0, end0, start1, end1, …]. */
 function parseRanges(list: string): Int32Array {
@@ -50,6 +50,10 @@ export const OTHER_9 = charClass(parseRanges(OTHER_RANGES));
 export const NONSPACING_MARK_9 = charClass(parseRanges(NONSPACING_MARK_RANGES));
 /** P* of Unicode 9 (`is_punctuation`). */
 export const PUNCTUATION_9 = charClass(parseRanges(PUNCTUATION_RANGES));
+/** Mn, Mc and Me of Unicode 9 (`is_combining_mark`). */
+export const MARK_9 = charClass(parseRanges(MARK_RANGES));
+/** Every character Unicode 9 assigns. */
+export const ASSIGNED_9 = charClass(parseRanges(ASSIGNED_RANGES));
 
 const TAB = 0x09;
 const LINE_FEED = 0x0a;

@@ -6,7 +6,10 @@
  */
 import { createRequire } from 'node:module';
 import { invalidOption } from '../../config.js';
-import { isBertControl, isChineseChar, isWhitespace, NONSPACING_MARK_9 } from './hf-chars.js';
+import { segmentWindows } from '../../unicode/segment-windows.js';
+import { segmenterFor } from '../../unicode/segmenters.js';
+import { ASSIGNED_9, type CharClass, isBertControl, isChineseChar, isWhitespace, MARK_9, NONSPACING_MARK_9 } from './hf-chars.js';
+import { utf8Into } from './hf-models.js';
 
 /** A normalizer: the whole text in, the normalized text out. */
 export type Normalize = (text: string) => string;
@@ -29,13 +32,12 @@ export function createNormalizer(config: unknown): Normalize {
     case 'NFKC':
     case 'NFKD': {
       const form = c.type;
-      // ASCII is in every normal form.
-      return (text) => (NON_ASCII.test(text) ? text.normalize(form) : text);
+      return (text) => normalizeAsUnicode9(text, form);
     }
     case 'Lowercase':
       return lowercase;
     case 'StripAccents':
-      return (text) => text.replace(COMBINING_MARK, '');
+      return (text) => removeMarks(text, MARK_9);
     case 'Strip':
       return strip(c.left !== false && c.strip_left !== false, c.right !== false && c.strip_right !== false);
     case 'Prepend': {
@@ -46,13 +48,36 @@ export function createNormalizer(config: unknown): Normalize {
       return replace(c);
     case 'BertNormalizer':
       return bertNormalizer(c);
+    case 'Precompiled':
+      return precompiled(c);
     default:
       throw invalidOption('tokenizer', 'has a normalizer chunkstream does not count with', c.type);
   }
 }
 
-/** Unicode's General_Category=Mark (`is_combining_mark`), which StripAccents removes. */
-const COMBINING_MARK = /\p{M}/gu;
+/**
+ * A Unicode normal form as the Rust library computes it, with the tables of Unicode 9 (its unicode-normalization
+ * crate): a character assigned since is left as it is, a starter nothing composes with, where V8's tables (of a
+ * later Unicode) would decompose or reorder it (U+10781 is ː in NFKC since Unicode 14). The text is normalized
+ * between such characters.
+ */
+export function normalizeAsUnicode9(text: string, form: 'NFC' | 'NFD' | 'NFKC' | 'NFKD'): string {
+  // ASCII is in every normal form.
+  if (!NON_ASCII.test(text)) return text;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (cp >= 0x80 && !ASSIGNED_9.has(cp)) {
+      out += text.slice(from, i).normalize(form) + text.slice(i, i + width);
+      from = i + width;
+    }
+    i += width;
+  }
+  return from === 0 ? text.normalize(form) : out + text.slice(from).normalize(form);
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 const CAPITAL_SIGMA = 'Σ';
 
@@ -115,7 +140,7 @@ function bertNormalizer(c: Json): Normalize {
       return lower ? t.toLowerCase() : t;
     }
     if (clean || chinese) t = cleanAndPad(t, clean, chinese);
-    if (stripAccents) t = stripNonspacing(t.normalize('NFD'));
+    if (stripAccents) t = stripNonspacing(normalizeAsUnicode9(t, 'NFD'));
     return lower ? lowercase(t) : t;
   };
 }
@@ -145,12 +170,18 @@ function cleanAndPad(text: string, clean: boolean, chinese: boolean): string {
 
 /** Removes the nonspacing marks (Mn of Unicode 9) the BERT normalizer strips. */
 function stripNonspacing(text: string): string {
+  return removeMarks(text, NONSPACING_MARK_9);
+}
+
+/** Removes the characters of `marks` (no mark is below U+0300). */
+function removeMarks(text: string, marks: CharClass): string {
+  if (!NON_ASCII.test(text)) return text;
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
-    if (cp >= 0x300 && NONSPACING_MARK_9.has(cp)) {
+    if (cp >= 0x300 && marks.has(cp)) {
       out += text.slice(from, i);
       from = i + width;
     }
@@ -177,4 +208,114 @@ export function translateRegex(source: string): RegExp {
     translated.set(source, regex);
   }
   return new RegExp(regex.source, regex.flags);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Precompiled
+
+/**
+ * SentencePiece's precompiled character map (`Precompiled`, the normalizer of XLM-R and the models built on it),
+ * as the `spm_precompiled` crate applies it: the map is a double-array trie of UTF-8 keys and a blob of
+ * replacements; each grapheme cluster shorter than six bytes is replaced whole by the replacement of the shortest
+ * key that begins it, when there is one; any other cluster character by character.
+ */
+function precompiled(c: Json): Normalize {
+  const map = readCharsMap(c.precompiled_charsmap);
+  const graphemes = segmenterFor('en', 'grapheme');
+  let bytes = new Uint8Array(64);
+  /** The replacement of `text[start..end)`, or undefined. */
+  const transform = (text: string, start: number, end: number): string | undefined => {
+    if (bytes.length < 3 * (end - start)) bytes = new Uint8Array(3 * (end - start));
+    const n = utf8Into(text.slice(start, end), bytes);
+    return map.replacement(bytes, n);
+  };
+  /** One grapheme cluster, normalized. */
+  const cluster = (text: string, start: number, end: number): string => {
+    const whole = Buffer.byteLength(text.slice(start, end), 'utf8') < 6 ? transform(text, start, end) : undefined;
+    if (whole !== undefined) return whole;
+    let out = '';
+    for (let i = start; i < end; ) {
+      const width = text.codePointAt(i)! > 0xffff ? 2 : 1;
+      out += transform(text, i, i + width) ?? text.slice(i, i + width);
+      i += width;
+    }
+    return out;
+  };
+  return (text) => {
+    let out = '';
+    if (!NON_ASCII.test(text)) {
+      // ASCII clusters are single characters, but for a carriage return before a line feed.
+      for (let i = 0; i < text.length; ) {
+        const end = text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1;
+        out += map.inert(text.charCodeAt(i)) ? text.slice(i, end) : cluster(text, i, end);
+        i = end;
+      }
+      return out;
+    }
+    segmentWindows(text, 0, text.length, graphemes, graphemes, (start, end) => {
+      out += cluster(text, start, end);
+    });
+    return out;
+  };
+}
+
+/** A precompiled character map, read. */
+interface CharsMap {
+  /** The replacement of the shortest key that begins `bytes[0..n)`, or undefined. */
+  replacement(bytes: Uint8Array, n: number): string | undefined;
+  /** True when no key begins with the ASCII character `unit` (nothing that starts with it changes). */
+  inert(unit: number): boolean;
+}
+
+function readCharsMap(encoded: unknown): CharsMap {
+  if (typeof encoded !== 'string') throw invalidOption('tokenizer', 'has a Precompiled normalizer without its precompiled_charsmap', typeof encoded);
+  const blob = Buffer.from(encoded, 'base64');
+  const trieBytes = blob.length >= 4 ? blob.readUInt32LE(0) : -1;
+  if (trieBytes < 4 || trieBytes % 4 !== 0 || 4 + trieBytes > blob.length) throw invalidOption('tokenizer', 'has a precompiled_charsmap that cannot be read', blob.length);
+  const units = new Uint32Array(trieBytes / 4);
+  for (let i = 0; i < units.length; i++) units[i] = blob.readUInt32LE(4 + 4 * i);
+  const normalized = blob.subarray(4 + trieBytes);
+  const unit = (pos: number): number => (pos < units.length ? units[pos]! : 0);
+  // darts-clone's unit fields.
+  const offset = (u: number): number => (u >>> 10) << ((u & (1 << 9)) >>> 6);
+  const label = (u: number): number => u & 0x800000ff;
+  const hasLeaf = (u: number): boolean => ((u >>> 8) & 1) === 1;
+  const value = (u: number): number => u & 0x7fffffff;
+  const texts = new Map<number, string>();
+  const textAt = (index: number): string => {
+    let found = texts.get(index);
+    if (found === undefined) {
+      let end = index;
+      while (end < normalized.length && normalized[end] !== 0) end++;
+      found = normalized.subarray(index, end).toString('utf8');
+      texts.set(index, found);
+    }
+    return found;
+  };
+  /** `DoubleArray::common_prefix_search`, stopping at the first (shortest) result. */
+  const first = (bytes: Uint8Array, n: number): number => {
+    let pos = offset(unit(0));
+    for (let i = 0; i < n; i++) {
+      const c = bytes[i]!;
+      if (c === 0) break;
+      pos ^= c;
+      const u = unit(pos);
+      if (label(u) !== c) return -1;
+      pos ^= offset(u);
+      if (hasLeaf(u)) return value(unit(pos));
+    }
+    return -1;
+  };
+  const ascii = new Uint8Array(128);
+  for (let c = 1; c < 128; c++) {
+    const u = unit(offset(unit(0)) ^ c);
+    ascii[c] = label(u) === c ? 2 : 1;
+  }
+  return {
+    replacement(bytes, n) {
+      const index = first(bytes, n);
+      return index === -1 ? undefined : textAt(index);
+    },
+    inert: (c) => ascii[c] === 1,
+  };
 }

@@ -112,7 +112,7 @@ describe('the tokenizer option', () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'broken.json'), '{"model": {"type": "BPE", ');
   writeFileSync(join(dir, 'wordlevel-less.json'), JSON.stringify({ model: { type: 'Magic', vocab: {} } }));
-  writeFileSync(join(dir, 'precompiled.json'), JSON.stringify({ ...JSON.parse(readFileSync(WORDPIECE, 'utf8')), normalizer: { type: 'Precompiled', precompiled_charsmap: '' } }));
+  writeFileSync(join(dir, 'byte-level-normalizer.json'), JSON.stringify({ ...JSON.parse(readFileSync(WORDPIECE, 'utf8')), normalizer: { type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'ByteLevel' }] } }));
   writeFileSync(join(dir, 'array.json'), '[1, 2]');
   const badMerge = JSON.parse(readFileSync(fixtureTokenizer('roberta'), 'utf8'));
   badMerge.model.merges.push(['nope', 'never']);
@@ -123,7 +123,7 @@ describe('the tokenizer option', () => {
     ['malformed JSON', join(dir, 'broken.json'), /is not valid JSON/],
     ['not an object', join(dir, 'array.json'), /is not a tokenizer.json: not a JSON object/],
     ['an unsupported model type', join(dir, 'wordlevel-less.json'), /has a model of type "Magic", which chunkstream does not count with/],
-    ['an unsupported normalizer', join(dir, 'precompiled.json'), /has a normalizer of type "Precompiled"/],
+    ['an unsupported normalizer', join(dir, 'byte-level-normalizer.json'), /has a normalizer of type "ByteLevel"/],
     ['a name it does not know', 'gpt2', /is not a name chunkstream knows/],
   ];
   for (const [what, path, message] of cases) {
