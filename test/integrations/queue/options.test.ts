@@ -58,6 +58,7 @@ describe('queue options', () => {
     ['workerId', () => normalizeWorkerOptions({ outDir: 'o', workerId: '' }), 'Invalid option workerId: must be a non-empty string, got ""'],
     ['format', () => normalizeEnqueueOptions({ format: 'rtf' as never }), "Invalid option format: must be one of 'markdown', 'pdf', 'transcript', 'text', 'html', 'docx', got \"rtf\""],
     ['chunkOptions.documentId', () => normalizeEnqueueOptions({ chunkOptions: { documentId: 'x' } as never }), 'Invalid option chunkOptions.documentId: is set per file and cannot be given, got "x"'],
+    ['chunkOptions.tokenizer', () => normalizeEnqueueOptions({ chunkOptions: { tokenizer: { model: { type: 'WordLevel', vocab: {} } } } }), "Invalid option chunkOptions.tokenizer: must be 'cl100k_base', 'o200k_base' or the path of a tokenizer.json where the workers run (a job is JSON), got \"object\""],
     ['parseOptions', () => normalizeEnqueueOptions({ parseOptions: { workers: 2 } as never }), 'Invalid option workers: is not a known option (known: password, fatal, maxPdfBytes, maxPdfSeconds, maxPdfMemoryMb, htmlContent), got 2'],
     ['inlineBelow', () => normalizeEnqueueOptions({ inlineBelow: -1 }), 'Invalid option inlineBelow: must be an integer between 0 and 8388608, got -1'],
     ['attempts', () => normalizeEnqueueOptions({ attempts: 0 }), 'Invalid option attempts: must be an integer between 1 and 100, got 0'],
