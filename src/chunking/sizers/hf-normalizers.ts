@@ -241,10 +241,19 @@ function precompiled(c: Json): Normalize {
     }
     return out;
   };
+  // ASCII clusters are single characters, but for a carriage return before a line feed: the ASCII characters
+  // a cluster of ASCII can change with (itself, or CR LF), found once.
+  let changing = '';
+  for (let c = 1; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    if (cluster(ch, 0, 1) !== ch) changing += ch;
+  }
+  if (cluster('\r\n', 0, 2) !== '\r\n' && !changing.includes('\r')) changing += '\r';
+  const asciiChanges = changing === '' ? undefined : new RegExp(`[${changing.replace(/[\\\]^-]/g, '\\$&')}]`);
   return (text) => {
     let out = '';
     if (!NON_ASCII.test(text)) {
-      // ASCII clusters are single characters, but for a carriage return before a line feed.
+      if (asciiChanges === undefined || !asciiChanges.test(text)) return text;
       for (let i = 0; i < text.length; ) {
         const end = text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1;
         out += map.inert(text.charCodeAt(i)) ? text.slice(i, end) : cluster(text, i, end);
