@@ -32,7 +32,8 @@ const NODE_DOCS = '/usr/share/doc/nodejs/api';
 /** Markdown whose paragraphs are full of what tokenizers count differently. */
 const document = fc
   .array(fc.oneof({ weight: 2, arbitrary: markdownBlock }, { weight: 2, arbitrary: tokenizerText(30) }, { weight: 1, arbitrary: tokenizerText(12).map((t) => `## ${t.replace(/\n/g, ' ')}`) }), { maxLength: 8 })
-  .map((blocks) => blocks.join('\n\n'));
+  // A NUL makes a document binary data, which chunkText refuses: the sizer tests count it, not these.
+  .map((blocks) => blocks.join('\n\n').replaceAll('\u0000', ''));
 
 /** What the embedder sees of a chunk. */
 const seen = (c: Chunk): string => c.embedText ?? c.prefix + c.text + c.suffix;
