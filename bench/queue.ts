@@ -382,7 +382,7 @@ function soakReport(soak: SoakRun, tree: ReturnType<typeof compareTrees>): strin
     markdownTable(header, [row], header.map(() => 'r')),
     '',
     `- ${verdict ? 'Every output exists once and is byte-identical to `chunkstream --out-dir` on the same files; no job completed twice; the enqueue manifest finds none lost.' : `NOT CLEAN: ${tree.missing} outputs missing, ${tree.extra} files beside them, ${tree.differ} differing, ${twice} completions twice, ${vanished.length} jobs vanished, ${counts.failed} failed.`}`,
-    '- Completion lines: the `completed` lines of every worker process, the killed ones included; a completion whose reply a Redis restart cut off is not printed, so there may be fewer than jobs, never a job twice.',
+    '- Completion lines: the `completed` lines of every worker process, the killed ones included. A job completed in Redis whose line was never printed (its worker killed between the two, or its reply cut off by a Redis restart) is missing from them, so there may be fewer lines than jobs; never a job twice.',
     `- Peak RSS per worker (\`VmHWM\`, sampled every 250 ms and before each kill): ${rss.join('; ')}.`,
   ].join('\n');
 }

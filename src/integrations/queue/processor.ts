@@ -1,10 +1,10 @@
 /**
  * The job processor: one job, one file, chunked by the command line's own per-file path (`processFile`), so a
- * worker writes byte for byte what `chunkstream FILE` prints. Its lines go to `OUT/<output>` under a temporary
- * name, renamed into place when the file is done and the job's lock is confirmed still this run's (`publish`); then
- * the job completes with the file's figures. A failure
- * becomes a failed job whose reason starts with the error's code; codes a retry cannot fix are marked
- * unrecoverable, so BullMQ does not spend the job's attempts on them.
+ * worker writes byte for byte what `chunkstream FILE` prints. A file the job names is opened only under the
+ * worker's input roots (`input-roots.ts`). Its lines go to `OUT/<output>` under a temporary name, renamed into
+ * place when the file is done and the job's lock is confirmed still this run's (`publish`); then the job completes
+ * with the file's figures. A failure becomes a failed job whose reason starts with the error's code; codes a retry
+ * cannot fix are marked unrecoverable, so BullMQ does not spend the job's attempts on them.
  */
 import { type FileHandle, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

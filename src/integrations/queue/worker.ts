@@ -1,8 +1,9 @@
 /**
  * `createChunkWorker`: a BullMQ worker that runs chunkstream's job processor. It adds nothing to BullMQ's
  * scheduling: locks, stalled-job recovery (a worker that dies loses its jobs to the others once their locks
- * lapse), retries and backoff are BullMQ's, set from the options. What it adds is how to stop (finish the jobs in
- * progress, or hand them back at once), when the queue is finished, and the figures of what this worker did.
+ * lapse), retries and backoff are BullMQ's, set from the options. What it adds is what it may read (its input
+ * roots), how to stop (finish the jobs in progress, or hand them back at once), a check of Redis's settings at
+ * start, when the queue is finished (or was lost: `queue-watch.ts`), and the figures of what this worker did.
  */
 import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import { bullOptions } from './connection.js';
@@ -81,6 +82,21 @@ function inlineOnly(): ChunkWorkerWarning {
   return { code: 'INLINE_ONLY', message: 'no input roots: this worker reads inline documents only, and a job that names a file fails with ERR_INPUT_OUTSIDE_ROOTS (give inputRoots, or --input-root DIR)' };
 }
 
+/** Counts the jobs `worker` ends into `figures`. */
+function countJobs(worker: Worker<ChunkJobData, ChunkJobResult>, figures: { -readonly [K in keyof ChunkWorkerFigures]: number }): void {
+  worker.on('completed', (_job: Job, result: ChunkJobResult) => {
+    figures.completed++;
+    figures.chunks += result.chunks;
+    figures.bytes += result.bytes;
+    figures.chunkingMs += result.timeMs;
+  });
+  worker.on('failed', (job: Job | undefined) => {
+    // A final failure sets finishedOn; an attempt that goes back for a retry does not.
+    if (job?.finishedOn) figures.failed++;
+    else figures.retried++;
+  });
+}
+
 /**
  * Creates a worker on the queue and starts it. Throws `ERR_INVALID_OPTION` for a bad option (an input root that
  * is not a folder included), `ERR_MISSING_DEPENDENCY` when `ioredis` is not installed.
@@ -116,17 +132,7 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   const watch = createQueueWatch(config.queue, client, recordKey(worker.toKey));
   // After each reconnection: a Redis that came back empty lost the queue. Said through BullMQ's 'error' event, once.
   worker.getBackend().on('ready', () => void watch.check().catch((error: unknown) => worker.emit('error', error as Error)));
-  worker.on('completed', (_job: Job, result: ChunkJobResult) => {
-    figures.completed++;
-    figures.chunks += result.chunks;
-    figures.bytes += result.bytes;
-    figures.chunkingMs += result.timeMs;
-  });
-  worker.on('failed', (job: Job | undefined) => {
-    // A final failure sets finishedOn; an attempt that goes back for a retry does not.
-    if (job?.finishedOn) figures.failed++;
-    else figures.retried++;
-  });
+  countJobs(worker, figures);
 
   let closing: Promise<void> | undefined;
   let observer: Queue | undefined;
