@@ -100,7 +100,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { key: 'turnsPerChunk', scope: 'chunk', flag: { group: 'Chunking', name: 'turns-per-chunk', value: 'integer', arg: 'N', help: 'Turns strategy: turns per window', default: '6' } },
   { key: 'overlapTurns', scope: 'chunk', flag: { group: 'Chunking', name: 'overlap-turns', value: 'integer', arg: 'N', help: 'Turns strategy: turns repeated between windows', default: '1' } },
 
-  { key: 'jobs', scope: 'run', flag: { group: 'Run', name: 'jobs', short: 'j', value: 'integer', arg: 'N', help: 'Worker threads processing files in parallel', default: `${availableParallelism()} (the number of cores)` } },
+  { key: 'jobs', scope: 'run', flag: { group: 'Run', name: 'jobs', short: 'j', value: 'integer', arg: 'N', help: 'Threads chunking files in parallel, the main thread one of them', default: `${availableParallelism()} (the number of cores)` } },
   { key: 'unordered', scope: 'run', flag: { group: 'Run', name: 'unordered', value: 'switch', help: "Write each file's chunks as they come instead of in input order", default: 'false' } },
   { key: 'failFast', scope: 'run', flag: { group: 'Run', name: 'fail-fast', value: 'switch', help: 'Stop at the first file that fails', default: 'false' } },
   { key: 'help', scope: 'run', flag: { group: 'Run', name: 'help', short: 'h', value: 'switch', help: 'Show this help' } },

@@ -1,6 +1,11 @@
 /**
- * Runs files: on a piscina pool of worker threads (a maintained pool with task cancellation and clean teardown), or
- * on the main thread for standard input, which cannot be handed to a worker. Both give the same `FileRunner` shape.
+ * Runs files on `jobs` threads: this one, and `jobs - 1` worker threads of a piscina pool (a maintained pool with
+ * task cancellation and clean teardown). Standard input, which cannot be handed to a worker, runs here too.
+ *
+ * Why this thread takes files too: every thread that chunks pays the same start-up once, loading the library and
+ * warming V8 up on it (compiling the hot functions, the token counts of the first words seen), about a second of
+ * CPU on two cores. A main thread that only wrote the workers' bytes stayed idle most of the run while a second
+ * worker paid all that again: `--jobs 2` on 256 files cost half as much CPU again as `--jobs 1` and ran no faster.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -15,6 +20,11 @@ export type BatchHandler = (batch: FileBatch) => Promise<void>;
 export interface FileRunner {
   /** Resolves with the file's result (errors included); rejects only with an `AbortError`. */
   run(input: InputFile, onBatch: BatchHandler): Promise<FileResult>;
+  /**
+   * True when a file started now would begin at once or right after the one a thread is running: the caller
+   * starts files only then, so that no thread has a queue of files while another runs out of work.
+   */
+  ready(): boolean;
   close(): Promise<void>;
 }
 
@@ -25,57 +35,87 @@ function emptyResult(input: InputFile, error: unknown): FileResult {
   };
 }
 
-/** Runs files on the main thread. */
+/** Runs files on this thread, one at a time, in the order they are given. */
 export function createInlineRunner(config: ProcessConfig, signal: AbortSignal): FileRunner {
+  const lane = { running: 0, tail: Promise.resolve() as Promise<unknown> };
   return {
-    run: (input, onBatch) => processFile(input, config, onBatch, signal),
+    run(input, onBatch) {
+      lane.running++;
+      const result = lane.tail.then(() => processFile(input, config, onBatch, signal)).finally(() => lane.running--);
+      lane.tail = result.catch(() => {});
+      return result;
+    },
+    ready: () => lane.running === 0,
     close: async () => {},
   };
 }
 
-/** Runs files on `jobs` worker threads; aborting `signal` ends the running tasks (their threads are terminated). */
-export function createWorkerRunner(jobs: number, config: ProcessConfig, signal: AbortSignal): FileRunner {
+/** Runs files on `threads` worker threads; aborting `signal` ends the running tasks (their threads are terminated). */
+export function createWorkerRunner(threads: number, config: ProcessConfig, signal: AbortSignal): FileRunner {
   const pool = new Piscina({
     filename: new URL('./worker.js', import.meta.url).href,
-    minThreads: jobs,
-    maxThreads: jobs,
+    minThreads: threads,
+    maxThreads: threads,
     // The pool lives as long as the run; threads need not idle out.
     idleTimeout: 60_000,
   });
+  let running = 0;
   return {
     run(input, onBatch) {
-      const { port1, port2 } = new MessageChannel();
-      return new Promise<FileResult>((resolve, reject) => {
-        let done = false;
-        const finish = (f: () => void): void => {
-          if (done) return;
-          done = true;
-          port1.close();
-          f();
-        };
-        // Batches are handled strictly one after the other: the acknowledgement of one is the permit for more.
-        let chain = Promise.resolve();
-        port1.on('message', (message: PortMessage) => {
-          chain = chain
-            .then(async () => {
-              if (done) return;
-              if (message.type === 'batch') {
-                await onBatch(message.batch);
-                if (!done) port1.postMessage(0);
-              } else {
-                finish(() => resolve(message.result));
-              }
-            })
-            .catch((error: unknown) => finish(() => reject(error)));
-        });
-        const task: WorkerTask = { input, config, port: port2 };
-        pool.run(task, { transferList: [port2], signal }).catch((error: unknown) => {
-          if ((error as Error)?.name === 'AbortError' || signal.aborted) finish(() => reject(error));
-          // A worker that died (out of memory, a crash in a dependency) fails its file, not the run.
-          else finish(() => resolve(emptyResult(input, error)));
-        });
-      });
+      running++;
+      return runOnPool(pool, input, config, onBatch, signal).finally(() => running--);
     },
+    // One file waiting per thread: a thread that finishes takes the next at once, without a round trip to this
+    // thread, which may be busy chunking a file of its own.
+    ready: () => running < 2 * threads,
     close: () => pool.destroy(),
+  };
+}
+
+function runOnPool(pool: Piscina, input: InputFile, config: ProcessConfig, onBatch: BatchHandler, signal: AbortSignal): Promise<FileResult> {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise<FileResult>((resolve, reject) => {
+    let done = false;
+    const finish = (f: () => void): void => {
+      if (done) return;
+      done = true;
+      port1.close();
+      f();
+    };
+    // Batches are handled strictly one after the other: the acknowledgement of one is the permit for more.
+    let chain = Promise.resolve();
+    port1.on('message', (message: PortMessage) => {
+      chain = chain
+        .then(async () => {
+          if (done) return;
+          if (message.type === 'batch') {
+            await onBatch(message.batch);
+            if (!done) port1.postMessage(0);
+          } else {
+            finish(() => resolve(message.result));
+          }
+        })
+        .catch((error: unknown) => finish(() => reject(error)));
+    });
+    const task: WorkerTask = { input, config, port: port2 };
+    pool.run(task, { transferList: [port2], signal }).catch((error: unknown) => {
+      if ((error as Error)?.name === 'AbortError' || signal.aborted) finish(() => reject(error));
+      // A worker that died (out of memory, a crash in a dependency) fails its file, not the run.
+      else finish(() => resolve(emptyResult(input, error)));
+    });
+  });
+}
+
+/**
+ * `jobs` threads: this one and, when `workers` is true and `jobs` > 1, `jobs - 1` worker threads. A file goes to
+ * this thread when it is free (standard input always, waiting for it), else to the pool.
+ */
+export function createFileRunner(jobs: number, config: ProcessConfig, signal: AbortSignal, workers: boolean): FileRunner {
+  const inline = createInlineRunner(config, signal);
+  const pool = workers && jobs > 1 ? createWorkerRunner(jobs - 1, config, signal) : undefined;
+  return {
+    run: (input, onBatch) => (pool === undefined || input.path === '-' || inline.ready() ? inline : pool).run(input, onBatch),
+    ready: () => inline.ready() || pool?.ready() === true,
+    close: async () => pool?.close(),
   };
 }

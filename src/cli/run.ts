@@ -1,20 +1,22 @@
 /**
- * A chunking run: expand the inputs, run files on the pool, write their lines in input order (or as they come with
- * `--unordered`), report errors and figures, and leave `--out` in place only when everything succeeded.
+ * A chunking run: expand the inputs, run files on `--jobs` threads (this one and worker threads, `pool.ts`), write
+ * their lines in input order (or as they come with `--unordered`), report errors and figures, and leave `--out` in
+ * place only when everything succeeded. Each thread parses, chunks and serializes its files; this thread receives
+ * their JSON lines as UTF-8 bytes and only orders and writes them.
  *
  * Memory bound of ordered output: at most `lookahead` files (twice the jobs) are started ahead of the file being
- * written. Their batches are acknowledged on arrival (so their workers keep going) while the lines waiting for
- * their turn stay under `ORDER_BUDGET` (16 M UTF-16 units); past it, a worker gets its acknowledgement only once
- * its batch is written, and it stops after `WINDOW` (4) batches of about 64 K units. Out-of-order lines held at
- * once are therefore bounded by `ORDER_BUDGET + 2 × jobs × 4 × 64 K` units, whatever the size of the files.
+ * written. Their batches are acknowledged on arrival (so their threads keep going) while the bytes waiting for
+ * their turn stay under `ORDER_BUDGET` (16 MiB); past it, a thread gets its acknowledgement only once its batch is
+ * written, and it stops after `WINDOW` (4) batches of about 64 KiB. Out-of-order lines held at once are therefore
+ * bounded by `ORDER_BUDGET + 2 × jobs × 4 × 96 KiB` bytes, whatever the size of the files.
  */
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { RunConfig } from './args.js';
 import { expandInputs, type InputFile, type SkippedInput } from '../files/inputs.js';
 import { dirOutput, fileOutput, stdoutOutput, type FileOutput, type RunOutput } from '../files/output.js';
-import { createInlineRunner, createWorkerRunner, type FileRunner } from './pool.js';
-import { DEFAULT_BATCH_CHARS, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
+import { createFileRunner, type FileRunner } from './pool.js';
+import { DEFAULT_BATCH_BYTES, type FileBatch, type FileResult, type ProcessConfig } from '../files/process-file.js';
 import { createProgress, type Progress } from './progress.js';
 import { fileStatistics, formatTable, summarize, type FileStatistics } from './stats.js';
 import { removeProcessSpools } from '../stream/spool.js';
@@ -27,7 +29,7 @@ export interface RunEnvironment {
   readonly signal: AbortSignal;
 }
 
-/** UTF-16 units of out-of-order lines the writer accepts before it stops acknowledging batches early. */
+/** Bytes of out-of-order lines the writer accepts before it stops acknowledging batches early. */
 export const ORDER_BUDGET = 16 * 1024 * 1024;
 
 /** Exit codes of the command. */
@@ -122,14 +124,13 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   };
   if (config.out === undefined && config.outDir === undefined) env.stdout.on('error', onStdoutError);
 
-  const processConfig: ProcessConfig = { chunkOptions: config.chunkOptions, parseOptions: config.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
-  // One file runs on the main thread: a worker would load the library a second time, in a fresh isolate, for it alone
-  // (most of the wall time of `chunkstream FILE`), and with one file a crash fails the run either way.
-  const needsPool = files.length > 1 && files.some((f) => f.path !== '-');
-  const pool: FileRunner | undefined = needsPool ? createWorkerRunner(Math.min(config.jobs, files.length), processConfig, stop.signal) : undefined;
+  const processConfig: ProcessConfig = { chunkOptions: config.chunkOptions, parseOptions: config.parseOptions, batchBytes: DEFAULT_BATCH_BYTES };
+  // Worker threads only for files this thread would otherwise run after one another: one file, or standard input
+  // alone, never starts a thread (loading the library a second time, in a fresh isolate, for nothing).
+  const needsPool = files.filter((f) => f.path !== '-').length > 1;
+  const runner: FileRunner = createFileRunner(Math.min(config.jobs, files.length), processConfig, stop.signal, needsPool);
   // A thread terminated on Ctrl-C leaves the copy of the PDF it was reading; this thread removes it as it exits.
-  if (pool !== undefined) process.once('exit', removeProcessSpools);
-  const inline = createInlineRunner(processConfig, stop.signal);
+  if (needsPool && config.jobs > 1) process.once('exit', removeProcessSpools);
 
   const ordered = output.shared && !config.unordered;
   const lookahead = config.jobs * 2;
@@ -180,13 +181,13 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
 
   const onBatch = (slot: Slot) => async (batch: FileBatch): Promise<void> => {
     if (!ordered) {
-      await untilStopped(slot.output.write(batch.lines));
+      await untilStopped(slot.output.write(batch.bytes));
       count(slot, batch);
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      const early = buffered + batch.lines.length <= ORDER_BUDGET;
-      if (early) buffered += batch.lines.length;
+      const early = buffered + batch.bytes.length <= ORDER_BUDGET;
+      if (early) buffered += batch.bytes.length;
       slot.queue.push({ batch, early, resolve, reject });
       if (early) resolve();
       changed.notify();
@@ -204,10 +205,10 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
       const item = slot.queue.shift();
       if (item) {
         try {
-          await untilStopped(slot.output.write(item.batch.lines));
+          await untilStopped(slot.output.write(item.batch.bytes));
           if (stop.signal.aborted) break;
           count(slot, item.batch);
-          if (item.early) buffered -= item.batch.lines.length;
+          if (item.early) buffered -= item.batch.bytes.length;
           else item.resolve();
         } catch (error) {
           item.reject(error);
@@ -229,14 +230,13 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   const dispatcher = async (): Promise<void> => {
     const running: Promise<void>[] = [];
     for (let i = 0; i < files.length; i++) {
-      while (!stop.signal.aborted && (ordered ? i >= head + lookahead : inFlight >= lookahead)) await changed.wait();
+      while (!stop.signal.aborted && ((ordered ? i >= head + lookahead : inFlight >= lookahead) || !runner.ready())) await changed.wait();
       if (stop.signal.aborted) break;
       const input = files[i] as InputFile;
       const slot: Slot = { input, output: output.open(input), queue: [], result: undefined, bytesSeen: 0 };
       slots[i] = slot;
       inFlight++;
       changed.notify();
-      const runner = pool === undefined || input.path === '-' ? inline : pool;
       running.push(
         runner.run(input, onBatch(slot)).then(
           async (result) => {
@@ -261,7 +261,7 @@ export async function runChunking(config: RunConfig, env: RunEnvironment): Promi
   try {
     await Promise.all([dispatcher(), ordered ? writer() : Promise.resolve()]);
   } finally {
-    await pool?.close().catch(() => {});
+    await runner.close().catch(() => {});
     env.signal.removeEventListener('abort', onOuterAbort);
     env.stdout.off('error', onStdoutError);
     progress.stop();

@@ -1,7 +1,8 @@
 /**
  * The worker-thread side of the file pool: runs `processFile` for one input and streams its JSON lines back over a
- * MessagePort. At most `WINDOW` batches may wait for the main thread's acknowledgement; beyond that the worker stops
- * reading its file, so a huge file streams through in bounded memory on both sides.
+ * MessagePort, each batch's bytes transferred (not copied) to the main thread, which only writes them. At most
+ * `WINDOW` batches may wait for the main thread's acknowledgement; beyond that the worker stops reading its file,
+ * so a huge file streams through in bounded memory on both sides.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { InputFile } from '../files/inputs.js';
@@ -33,7 +34,8 @@ export default async function runFileTask({ input, config, port }: WorkerTask): 
   });
   try {
     const result = await processFile(input, config, async (batch) => {
-      port.postMessage({ type: 'batch', batch } satisfies PortMessage);
+      // processFile gives each batch an ArrayBuffer of its own, so it can move to the main thread.
+      port.postMessage({ type: 'batch', batch } satisfies PortMessage, [batch.bytes.buffer as ArrayBuffer]);
       unacknowledged++;
       while (unacknowledged >= WINDOW) await new Promise<void>((resolve) => (wake = resolve));
     });

@@ -11,8 +11,8 @@ import type { InputFile } from './inputs.js';
 
 /** The output of one input file. */
 export interface FileOutput {
-  /** Writes complete lines; resolves once the destination accepts more (backpressure). */
-  write(text: string): Promise<void>;
+  /** Writes complete lines (UTF-8 bytes, or text); resolves once the destination accepts more (backpressure). */
+  write(lines: Uint8Array | string): Promise<void>;
   /** The input is done: `ok` false drops what a per-file destination holds. */
   end(ok: boolean): Promise<void>;
 }
@@ -26,8 +26,8 @@ export interface RunOutput {
   finish(commit: boolean): Promise<void>;
 }
 
-/** Writes `text`, resolving at once or on `drain`, rejecting if the stream errors meanwhile. */
-export function writeText(stream: Writable, text: string): Promise<void> {
+/** Writes `text` (or bytes), resolving at once or on `drain`, rejecting if the stream errors meanwhile. */
+export function writeText(stream: Writable, text: Uint8Array | string): Promise<void> {
   if (stream.destroyed) return Promise.reject(new Error('output stream closed'));
   if (stream.write(text)) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
@@ -148,8 +148,8 @@ export function dirOutput(dir: string): RunOutput {
         return file;
       };
       return {
-        async write(text) {
-          await writeText((await get()).stream, text);
+        async write(lines) {
+          await writeText((await get()).stream, lines);
         },
         async end(ok) {
           // An input without chunks still gets its (empty) file: one output per input.

@@ -1,7 +1,12 @@
 /**
  * One file, start to end: `pipeline(readStream, parse(), chunk(), lines)`, handing JSON lines to a sink in bounded
  * batches and awaiting it, so neither this thread nor the consumer ever holds a whole document's chunks. The same
- * function runs inside a worker thread (files) and on the main thread (standard input).
+ * function runs inside a worker thread and on the main thread (the command line's first job, standard input, the
+ * queue workers).
+ *
+ * Batches are UTF-8 bytes, each in an `ArrayBuffer` of its own: a worker thread transfers it to the main thread,
+ * which writes it as it is. Handing over strings cost a copy on each side of the channel (structured clone) and
+ * the UTF-8 encoding on the main thread, which every worker's output goes through.
  */
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -29,14 +34,17 @@ export interface FileParseOptions {
 export interface ProcessConfig {
   readonly chunkOptions: ChunkOptions;
   readonly parseOptions: FileParseOptions;
-  /** A batch is handed over once its lines reach this many UTF-16 units. */
-  readonly batchChars: number;
+  /** A batch is handed over once its lines reach this many bytes of UTF-8. */
+  readonly batchBytes: number;
 }
 
 /** Lines of one file, handed over in order. */
 export interface FileBatch {
-  /** Complete JSON lines, each ending with `\n`. */
-  readonly lines: string;
+  /**
+   * Complete JSON lines, each ending with `\n`, in UTF-8. The view may start and end anywhere in its `ArrayBuffer`,
+   * which holds nothing else (it can be transferred).
+   */
+  readonly bytes: Uint8Array;
   /** Chunks in `lines`. */
   readonly chunks: number;
   /** Bytes of the file read so far. */
@@ -80,12 +88,71 @@ export interface OpenedInput extends InputFile {
   readonly handle: FileHandle;
 }
 
-/** Default batch: about 64 K UTF-16 units of JSON lines, a few dozen chunks. */
-export const DEFAULT_BATCH_CHARS = 64 * 1024;
+/** Default batch: about 64 KiB of JSON lines, a few dozen chunks. */
+export const DEFAULT_BATCH_BYTES = 64 * 1024;
 
 /** One JSON line: every chunk field, plus `source`. */
 export function chunkLine(c: Chunk, source: string): string {
-  return JSON.stringify({ ...c, source }) + '\n';
+  return jsonLine(c, sourceField(source));
+}
+
+/** `,"source":…}` and the line's end: what {@link jsonLine} puts after a chunk's own fields. */
+function sourceField(source: string): string {
+  return `,"source":${JSON.stringify(source)}}\n`;
+}
+
+/**
+ * `JSON.stringify({ ...c, source }) + '\n'` without copying the chunk into an object of another shape for each
+ * line: a chunk has no `source` field, so the copy's fields are the chunk's, then `source`.
+ */
+function jsonLine(c: Chunk, tail: string): string {
+  const json = JSON.stringify(c);
+  return json.length === 2 ? `{${tail.slice(1)}` : json.slice(0, -1) + tail;
+}
+
+/**
+ * JSON lines written as UTF-8 straight into a buffer, handed over as a batch once it holds `batchBytes`. A batch
+ * that fills less than a quarter of its buffer (a small file's only batch) is copied out, and the buffer kept;
+ * otherwise the buffer itself goes, and the next batch gets a new one.
+ */
+interface LineBuffer {
+  add(line: string): void;
+  /** Bytes held. */
+  readonly size: number;
+  /** The lines held, as a batch's bytes; the buffer is empty after. */
+  take(): Uint8Array;
+}
+
+function createLineBuffer(batchBytes: number): LineBuffer {
+  const capacity = batchBytes + batchBytes / 2;
+  let buffer = Buffer.allocUnsafeSlow(capacity);
+  let at = 0;
+  return {
+    get size() {
+      return at;
+    },
+    add(line) {
+      // At most three bytes per UTF-16 unit: a line that might not fit moves the buffer to a larger one.
+      if (at + 3 * line.length > buffer.length) {
+        const larger = Buffer.allocUnsafeSlow(Math.max(capacity, 2 * (at + 3 * line.length)));
+        buffer.copy(larger, 0, 0, at);
+        buffer = larger;
+      }
+      at += buffer.write(line, at, 'utf8');
+    },
+    take() {
+      let out: Uint8Array;
+      if (at < buffer.length / 4) {
+        out = new Uint8Array(at);
+        out.set(buffer.subarray(0, at));
+      } else {
+        out = new Uint8Array(buffer.buffer, buffer.byteOffset, at);
+        buffer = Buffer.allocUnsafeSlow(capacity);
+      }
+      at = 0;
+      return out;
+    },
+  };
 }
 
 /** The code and message of anything a file's run threw. */
@@ -125,13 +192,13 @@ export async function processFile(
   // A PDF reports its page count once its last page is read.
   parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));
   let bytesRead = 0;
-  let pending = '';
+  const pending = createLineBuffer(config.batchBytes);
+  const tail = sourceField(input.source);
   let pendingChunks = 0;
 
   const flush = async (): Promise<void> => {
     if (pendingChunks === 0) return;
-    const batch = { lines: pending, chunks: pendingChunks, bytesRead };
-    pending = '';
+    const batch = { bytes: pending.take(), chunks: pendingChunks, bytesRead };
     pendingChunks = 0;
     await sink(batch);
   };
@@ -168,9 +235,9 @@ export async function processFile(
       async function writeLines(items: AsyncIterable<Chunk>) {
         for await (const c of items) {
           written.add(c);
-          pending += chunkLine(c, input.source);
+          pending.add(jsonLine(c, tail));
           pendingChunks++;
-          if (pending.length >= config.batchChars) await flush();
+          if (pending.size >= config.batchBytes) await flush();
         }
         await flush();
       },

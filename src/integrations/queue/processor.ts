@@ -13,7 +13,7 @@ import type { Writable } from 'node:stream';
 import { UnrecoverableError, WaitingError } from 'bullmq';
 import { isChunkError } from '../../errors.js';
 import { writeText } from '../../files/output.js';
-import { DEFAULT_BATCH_CHARS, describeError, processFile, type FileBatch, type FileError, type FileReport, type OpenedInput } from '../../files/process-file.js';
+import { DEFAULT_BATCH_BYTES, describeError, processFile, type FileBatch, type FileError, type FileReport, type OpenedInput } from '../../files/process-file.js';
 import type { InputFile } from '../../files/inputs.js';
 import { formatFailedReason, isFinalErrorCode } from './failure.js';
 import { openConfined, resolveInputRoots } from './input-roots.js';
@@ -117,10 +117,10 @@ function lockLost(target: string, reason: string): Error {
 /** Chunks `input` into `output`; resolves with the file's figures, or rejects with the job's error. */
 async function chunkInto(input: InputFile | OpenedInput, data: ReadJobData, output: Promise<JobOutput>, target: string, signal: AbortSignal | undefined): Promise<FileReport> {
   const state: { writeFailure: unknown } = { writeFailure: undefined };
-  const config = { chunkOptions: data.chunkOptions, parseOptions: data.parseOptions, batchChars: DEFAULT_BATCH_CHARS };
+  const config = { chunkOptions: data.chunkOptions, parseOptions: data.parseOptions, batchBytes: DEFAULT_BATCH_BYTES };
   const sink = async (batch: FileBatch): Promise<void> => {
     try {
-      await writeText((await output).stream, batch.lines);
+      await writeText((await output).stream, batch.bytes);
     } catch (error) {
       state.writeFailure = error;
       throw error;

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/api/chunk.js';
+import type { ChunkOptions } from '../../src/config.js';
+import { processFile, type FileBatch } from '../../src/files/process-file.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chunkstream-process-file-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Markdown with text outside ASCII (two- and three-byte UTF-8, and pairs of surrogates), in many sections. */
+function document(sections: number): string {
+  const out = ['# Überblick\n'];
+  for (let i = 0; i < sections; i++) out.push(`## Teil ${i} — 日本語 🙂\n`, `Absatz ${i}: ${'Wörter fließen, 文字も流れる。 '.repeat(3 + (i % 7))}\n`);
+  return out.join('\n');
+}
+
+/** Runs one file through `processFile`, keeping each batch as it came. */
+async function batchesOf(text: string, chunkOptions: ChunkOptions, batchBytes: number): Promise<FileBatch[]> {
+  const path = join(dir, `doc-${batchBytes}.md`);
+  writeFileSync(path, text);
+  const batches: FileBatch[] = [];
+  const result = await processFile({ path, source: path, format: 'markdown', bytes: Buffer.byteLength(text) }, { chunkOptions, parseOptions: {}, batchBytes }, (b) => {
+    batches.push(b);
+  });
+  expect(result.error).toBeUndefined();
+  expect(result.report.chunks).toBe(batches.reduce((n, b) => n + b.chunks, 0));
+  return batches;
+}
+
+describe('processFile batches', () => {
+  it('hands over the JSON lines of chunkText as UTF-8, each batch in a buffer of its own that can be transferred', async () => {
+    const text = document(60);
+    const options: ChunkOptions = { maxSize: 64 };
+    const batches = await batchesOf(text, options, 1024);
+    expect(batches.length).toBeGreaterThan(3);
+    const path = join(dir, 'doc-1024.md');
+    const expected = chunkText(text, { ...options, documentId: path, origin: path }).chunks.map((c) => `${JSON.stringify({ ...c, source: path })}\n`);
+    // Transferred as a worker transfers them: a batch that shared its buffer with another would be emptied here.
+    const moved = batches.map((b) => structuredClone(b.bytes, { transfer: [b.bytes.buffer as ArrayBuffer] }));
+    expect(new Set(batches.map((b) => b.bytes.buffer)).size).toBe(batches.length);
+    expect(Buffer.concat(moved).toString('utf8')).toBe(expected.join(''));
+    for (const bytes of moved) expect(Buffer.from(bytes).toString('utf8').endsWith('\n')).toBe(true);
+    expect(batches.map((b) => b.bytesRead)).toEqual([...batches.map((b) => b.bytesRead)].sort((a, b) => a - b));
+  });
+
+  it('keeps a line longer than the batch whole, in one batch', async () => {
+    const text = document(8);
+    const options: ChunkOptions = { maxSize: 4000, unit: 'chars' };
+    const batches = await batchesOf(text, options, 256);
+    const lines = Buffer.concat(batches.map((b) => b.bytes)).toString('utf8').split('\n').filter(Boolean);
+    expect(lines.length).toBe(chunkText(text, options).chunks.length);
+    expect(lines.map((l) => JSON.parse(l).text).join('')).toBe(chunkText(text, options).chunks.map((c) => c.text).join(''));
+    expect(batches.every((b) => Buffer.from(b.bytes).toString('utf8').endsWith('\n'))).toBe(true);
+  });
+});
