@@ -263,6 +263,8 @@ function buildCharsMap(entries) {
     }
   };
   place(root, 0);
+  // darts-clone arrays come in blocks of 256 units: a walk XORs a byte into a position, which stays in its block.
+  while (units.length % 256 !== 0) units.push(0);
   const trie = Buffer.alloc(4 * units.length);
   for (let i = 0; i < units.length; i++) trie.writeUInt32LE(units[i] ?? 0, 4 * i);
   const size = Buffer.alloc(4);

@@ -213,6 +213,12 @@ export function translateRegex(source: string): RegExp {
 // ---------------------------------------------------------------------------------------------------------------
 // Precompiled
 
+/** Index of the first character at or after `from` outside ASCII, or -1. */
+function firstNonAscii(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return i;
+  return -1;
+}
+
 /**
  * SentencePiece's precompiled character map (`Precompiled`, the normalizer of XLM-R and the models built on it),
  * as the `spm_precompiled` crate applies it: the map is a double-array trie of UTF-8 keys and a blob of
@@ -250,21 +256,44 @@ function precompiled(c: Json): Normalize {
   }
   if (cluster('\r\n', 0, 2) !== '\r\n' && !changing.includes('\r')) changing += '\r';
   const asciiChanges = changing === '' ? undefined : new RegExp(`[${changing.replace(/[\\\]^-]/g, '\\$&')}]`);
-  return (text) => {
+  /** ASCII `text[start..end)`, its clusters single characters but for CR LF. */
+  const asciiRun = (text: string, start: number, end: number): string => {
+    const run = start === 0 && end === text.length ? text : text.slice(start, end);
+    if (asciiChanges === undefined || !asciiChanges.test(run)) return run;
     let out = '';
-    if (!NON_ASCII.test(text)) {
-      if (asciiChanges === undefined || !asciiChanges.test(text)) return text;
-      for (let i = 0; i < text.length; ) {
-        const end = text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1;
-        out += map.inert(text.charCodeAt(i)) ? text.slice(i, end) : cluster(text, i, end);
-        i = end;
-      }
-      return out;
+    for (let i = start; i < end; ) {
+      const next = text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a && i + 2 <= end ? i + 2 : i + 1;
+      out += map.inert(text.charCodeAt(i)) ? text.slice(i, next) : cluster(text, i, next);
+      i = next;
     }
-    segmentWindows(text, 0, text.length, graphemes, graphemes, (start, end) => {
-      out += cluster(text, start, end);
-    });
     return out;
+  };
+  return (text) => {
+    if (!NON_ASCII.test(text)) return asciiRun(text, 0, text.length);
+    // Clusters are segmented only around runs of non-ASCII characters, one character more on each side (an ASCII
+    // letter before a combining mark is its cluster; a cluster may end in an ASCII character after a prepended
+    // mark). Anywhere else a cluster boundary falls before each ASCII character, but inside CR LF.
+    let out = '';
+    let from = 0;
+    for (let at = firstNonAscii(text, 0); at !== -1; ) {
+      let start = Math.max(from, at - 1);
+      if (start > from && text.charCodeAt(start) === 0x0a && text.charCodeAt(start - 1) === 0x0d) start--;
+      let end = at;
+      // To the end of the run and one character more; runs one ASCII character apart are segmented together.
+      for (;;) {
+        while (end < text.length && text.charCodeAt(end) >= 0x80) end++;
+        if (end < text.length) end++;
+        if (end < text.length && text.charCodeAt(end) === 0x0a && text.charCodeAt(end - 1) === 0x0d) end++;
+        if (end >= text.length || text.charCodeAt(end) < 0x80) break;
+      }
+      out += asciiRun(text, from, start);
+      segmentWindows(text, start, end, graphemes, graphemes, (a, b) => {
+        out += cluster(text, a, b);
+      });
+      from = end;
+      at = firstNonAscii(text, end);
+    }
+    return out + asciiRun(text, from, text.length);
   };
 }
 
