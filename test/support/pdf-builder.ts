@@ -11,7 +11,8 @@ export interface PageSpec {
   /**
    * PDF content stream operators, e.g. `BT /F1 12 Tf 72 720 Td (Hello) Tj ET`. Fonts: `/F1` Helvetica, `/F2`
    * Helvetica-Bold, `/F3` Courier, `/F4` Times-Roman, `/F5` Times-Bold, `/F6` a font without a Unicode mapping
-   * (write its text with `unmappedString`), `/F7` Arabic letters with lam-alef ligatures (with `arabicString`).
+   * (write its text with `unmappedString`), `/F7` Arabic letters with lam-alef ligatures (with `arabicString`),
+   * `/F8` Courier-Bold, `/F9` a fixed-pitch font known by its widths alone (no name or flag says so).
    */
   readonly content: string;
   readonly image?: boolean;
@@ -241,6 +242,11 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   if (pages.some((page) => page.content.includes('/F7 '))) {
     const arabicMap = add(streamObject(ARABIC_TO_UNICODE, false));
     fontRefs.push(`/F7 ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode ${arabicMap} 0 R >>`)} 0 R`);
+  }
+  if (pages.some((page) => page.content.includes('/F8 '))) fontRefs.push(`/F8 ${add('<< /Type /Font /Subtype /Type1 /BaseFont /Courier-Bold /Encoding /WinAnsiEncoding >>')} 0 R`);
+  if (pages.some((page) => page.content.includes('/F9 '))) {
+    const flags = add('<< /Type /FontDescriptor /FontName /ABCDEF+ListingFace /Flags 32 /FontBBox [0 -200 600 800] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>');
+    fontRefs.push(`/F9 ${add(`<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+ListingFace /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /Encoding /WinAnsiEncoding /FontDescriptor ${flags} 0 R >>`)} 0 R`);
   }
   const pixels = '\u0000\u00ff\u00ff\u0000';
   const image = add(streamObject(pixels, false, ' /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8'));
@@ -652,4 +658,16 @@ function justifyLines(paragraph: string, size: number, width: number): Justified
   }
   if (words.length > 0) push(true);
   return out;
+}
+
+/**
+ * A box of code: a ruled frame (a stroked rectangle) around lines set in `/F8` Courier-Bold (or `font`), `leading`
+ * font sizes apart, as a manual shows SQL.
+ */
+export function codeBoxAt(x: number, top: number, width: number, lines: readonly string[], size = 10, font = 'F8', leading = 1.4): string {
+  const step = Math.round(size * leading);
+  const height = lines.length * step + 8;
+  const ops = ['0.6 w', `${x} ${top - height} ${width} ${height} re S`];
+  lines.forEach((line, i) => { ops.push(textAt(x + 8, top - 4 - size - i * step, line, size, font)); });
+  return ops.join('\n');
 }

@@ -15,7 +15,7 @@ import type { Core } from '../../core.js';
 import type { Block } from '../../types.js';
 import { createBlockSequence, type PageGroups } from './block-sequence.js';
 import { createBlockWriter } from './block-writer.js';
-import { createFontRegistry, type FontRegistry } from './fonts.js';
+import { createFontRegistry, createPitchStats, type FontRegistry, type PitchStats } from './fonts.js';
 import { createFurnitureDetector, furnitureCandidates, type FurnitureDetector } from './furniture.js';
 import { looksTabular } from './graphics.js';
 import { createFontStats, createSizeRanks, type FontStats, type OutlineEntry, type SizeRanks } from './headings.js';
@@ -69,6 +69,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
   const pending: PageContent[] = [];
   const unreadable: number[] = [];
   const regions: RegionCounter = { next: 0 };
+  const outlineDepth = Math.max(0, ...(options.outline ?? []).map((e) => e.depth));
+  const outlineSizes = { smallest: Number.POSITIVE_INFINITY };
   const layOut = (page: PageContent): PageGroups => {
     const useOutline = outline.decide(page, pending);
     return groupPage(
@@ -79,6 +81,8 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
         bodyFont: doc.stats.bodyFont(),
         ranks: doc.ranks,
         outlineHeadings: useOutline ? (ordered) => outline.headingsOn(page.number, ordered) : null,
+        outlineDepth,
+        outlineSizes,
       },
       regions,
     );
@@ -94,7 +98,7 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       doc.fonts.learn(input.fonts);
       const readability = judgeReadability(input.items);
       if (readability.unreadable) unreadable.push(input.number);
-      const content = readPageContent(input, readability, doc.fonts, doc.knows);
+      const content = readPageContent(input, readability, doc.fonts, doc.knows, doc.pitch);
       doc.learn(content);
       pending.push(content);
       return drain(window);
@@ -113,6 +117,7 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
 /** What the document has taught so far: its fonts, their sizes, its running lines and its words. */
 interface DocumentKnowledge {
   readonly fonts: FontRegistry;
+  readonly pitch: PitchStats;
   readonly stats: FontStats;
   readonly ranks: SizeRanks;
   readonly furniture: FurnitureDetector;
@@ -129,6 +134,7 @@ function createDocumentKnowledge(window: number): DocumentKnowledge {
   const furniture = createFurnitureDetector({ window, minPages: FURNITURE_MIN_PAGES });
   return {
     fonts: createFontRegistry(),
+    pitch: createPitchStats(),
     stats,
     ranks,
     furniture,

@@ -66,3 +66,51 @@ export function createFontRegistry(): FontRegistry {
     },
   };
 }
+
+/** Two letters or more. */
+const LETTERS = /\p{L}.*\p{L}/u;
+/** Fewest distinct runs of a font, of three characters or more, before its pitch is judged. */
+const PITCH_RUNS = 4;
+/** Most spread of the advance per character between a fixed-pitch font's runs (pdf.js rounds widths a little). */
+const PITCH_SPREAD = 0.01;
+/** Most fonts whose runs are measured; a document with more keeps judging the ones it has. */
+const MAX_PITCH_FONTS = 1_000;
+
+/** The pitch of fonts, judged from the runs they set: what tells a fixed-pitch font pdf.js has no name or flag for. */
+export interface PitchStats {
+  /** Measures a page's runs. */
+  add(items: readonly { readonly str: string; readonly width: number; readonly fontSize: number; readonly fontName: string; readonly angle?: number }[]): void;
+  /** True when every run of the font seen so far advances by the same width per character (and there are enough). */
+  fixed(id: string): boolean;
+}
+
+/**
+ * Creates empty pitch statistics. In a fixed-pitch font every character, a space too, advances by the same width,
+ * so the width of a run divided by its length is one figure for all its runs; in a proportional font it varies from
+ * run to run by some percent (capitals and digits against `i` and `l`), and justified lines vary more.
+ */
+export function createPitchStats(): PitchStats {
+  const fonts = new Map<string, { min: number; max: number; runs: Set<string> }>();
+  return {
+    add(items) {
+      for (const item of items) {
+        const n = item.str.length;
+        // Digits are as wide as one another in most fonts (tabular figures): only runs with letters tell.
+        if (n < 3 || !(item.width > 0) || !(item.fontSize > 0) || (item.angle ?? 0) !== 0 || item.str.trim().length !== n || !LETTERS.test(item.str)) continue;
+        const advance = item.width / n / item.fontSize;
+        let font = fonts.get(item.fontName);
+        if (font === undefined) {
+          if (fonts.size >= MAX_PITCH_FONTS) continue;
+          fonts.set(item.fontName, (font = { min: advance, max: advance, runs: new Set() }));
+        }
+        font.min = Math.min(font.min, advance);
+        font.max = Math.max(font.max, advance);
+        if (font.runs.size < PITCH_RUNS) font.runs.add(item.str);
+      }
+    },
+    fixed(id) {
+      const font = fonts.get(id);
+      return font !== undefined && font.runs.size >= PITCH_RUNS && font.max <= font.min * (1 + PITCH_SPREAD);
+    },
+  };
+}

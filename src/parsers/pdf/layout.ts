@@ -22,15 +22,39 @@ export interface PageContext {
   readonly bodyFont: string;
   /**
    * Headings decided beforehand (from the outline), by line index: the first line of each carries the depth, the title
-   * and how many lines the heading takes. When given, fonts make no heading.
+   * and how many lines the heading takes. Fonts make headings only below them (`minFontDepth`).
    */
   readonly outlineHeadings?: ReadonlyMap<number, { depth: Depth; title: string; count: number }>;
+  /**
+   * The shallowest depth a heading found by its font may take: with an outline, below the outline's deepest level
+   * (the outline holds the document's upper levels), and only from a larger size; past 6, fonts make no heading.
+   * Default 1.
+   */
+  readonly minFontDepth?: number;
+  /**
+   * With an outline, the largest size a heading found by its font may be set in: that of the outline's smallest
+   * headings. Without it, fonts make no heading beside an outline.
+   */
+  readonly maxFontHeadingSize?: number;
   /** Tables of the page, by the index their placeholder lines carry. */
   readonly tables?: readonly TableGrid[];
   /** Depths of heading sizes ranked over the document; without it, depth follows fixed ratios to the body size. */
   readonly ranks?: SizeRanks;
 }
 
+/** Ratio to the body size from which a line is set larger (as `fontHeadingDepth` ranks heading sizes). */
+const LARGER = 1.08;
+/** Font sizes closer than this (points) are one size. */
+const SIZE_TOLERANCE = 0.25;
+/** A word of three letters or more. */
+const WORD = /\p{L}{3}/u;
+/** Longest title a heading below the outline may have. */
+const TITLE_CHARS = 80;
+
+/** True when a line reads as a title: a word, a capital or a number first, no stop or colon last, not too long. */
+function isTitle(text: string): boolean {
+  return text.length <= TITLE_CHARS && WORD.test(text) && /^[\p{Lu}\p{Lt}\p{N}]/u.test(text) && !/[.:;,]$/u.test(text);
+}
 const BULLET = /^[•◦▪▫‣⁃●○■□►▶➢➤✓✔∙·\uf0b7\uf0a7\uf0d8\uf076\uf0fc*–-](?:\s+|$)/u;
 const ORDERED = /^(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][)]|\([a-zA-Z]\)|\(?[ivxIVX]{1,4}[.)])\s+\S/u;
 const ORDERED_DOT_LETTER = /^[a-z]\.\s+\S/u;
@@ -163,6 +187,21 @@ export interface PageLayout {
   readonly firstMargin: number;
 }
 
+/**
+ * The texts set twice or more on a page: labels (`Signed on as ALICE` over two screenshots, a button's caption), never
+ * headings, whatever their font.
+ */
+function repeatedTexts(lines: readonly PdfLine[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const l of lines) {
+    if (l.insert !== undefined) continue;
+    if (seen.has(l.text)) repeated.add(l.text);
+    else seen.add(l.text);
+  }
+  return repeated;
+}
+
 /** True when a group is a figure's labels. */
 function isLabels(group: LineGroup | undefined): boolean {
   return group?.kind === 'paragraph' && group.lines.every((l) => l.figure === true);
@@ -204,11 +243,22 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
   const groups: LineGroup[] = [];
   const continuations: boolean[] = [];
   let i = 0;
+  const labels = repeatedTexts(lines);
   const headingAt = (k: number, previousIsHeading: boolean): { depth: Depth; title?: string; count: number } | null => {
     const line = lines[k] as PdfLine;
     if (line.insert !== undefined) return null;
-    if (ctx.outlineHeadings !== undefined) return ctx.outlineHeadings.get(k) ?? null;
-    if (line.figure === true) return null;
+    const outlined = ctx.outlineHeadings?.get(k);
+    if (outlined !== undefined) return outlined;
+    // Headings come from the text's flow: a figure's labels, and a label repeated on the page, are none.
+    const least = ctx.minFontDepth ?? 1;
+    if (least > 6 || line.figure === true || labels.has(line.text)) return null;
+    // Below an outline, only a size larger than the body's and no larger than the outline's headings makes a
+    // heading, and only of words (a formula set large, `γ α`, is none): a bold or italic line at the body size is
+    // emphasis there, and a title larger than every heading of the outline is the cover's.
+    if (ctx.outlineHeadings !== undefined) {
+      const most = ctx.maxFontHeadingSize ?? 0;
+      if (line.fontSize < LARGER * ctx.bodySize || line.fontSize > most + SIZE_TOLERANCE || !WORD.test(line.text)) return null;
+    }
     const depth = fontHeadingDepth(line, {
       bodySize: ctx.bodySize,
       bodyFont: ctx.bodyFont,
@@ -216,7 +266,7 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
       columnWidth: g.widths.get(line.region) ?? line.right - line.x,
       ...(ctx.ranks !== undefined ? { ranks: ctx.ranks } : {}),
     });
-    return depth === null ? null : { depth, count: 1 };
+    return depth === null ? null : { depth: Math.max(depth, least) as Depth, count: 1 };
   };
   while (i < lines.length) {
     const line = lines[i] as PdfLine;
@@ -242,7 +292,9 @@ export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLay
         }
         let length = 0;
         for (let k = i; k < end; k++) length += (lines[k] as PdfLine).text.length;
-        if (end - i >= 4 || length > 200) {
+        // Below an outline, a heading the fonts make must read as a title (not a sentence of a cover page).
+        const untitled = ctx.outlineHeadings !== undefined && !isTitle(lines.slice(i, end).map((l) => l.text).join(' '));
+        if (end - i >= 4 || length > 200 || untitled) {
           // Four lines or more (or a long text) in a larger font are a paragraph set large, not a heading.
           end = i + 1;
           while (end < lines.length && breaks[end] === 'none') end++;

@@ -5,12 +5,12 @@
  * left.
  */
 import { findAlignedTables } from './aligned-tables.js';
-import type { FontRegistry } from './fonts.js';
+import type { FontRegistry, PitchStats } from './fonts.js';
 import { repairLigatureWords } from './ligatures.js';
 import { buildLines } from './lines.js';
 import type { Readability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
-import { findRuledTables } from './ruled-tables.js';
+import { findRuledShapes } from './ruled-tables.js';
 import { fillRuledTable, type TableGrid } from './tables.js';
 import { joinLines, type Vocabulary } from './text.js';
 import type { PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
@@ -45,15 +45,15 @@ export interface PageContent {
 }
 
 /** Reads a page's content; `knows` tells the words hyphenation may join inside table cells. */
-export function readPageContent(input: PdfPageInput, readability: Readability, fonts: FontRegistry, knows: Vocabulary): PageContent {
-  const items = readableItems(input, readability, fonts);
+export function readPageContent(input: PdfPageInput, readability: Readability, fonts: FontRegistry, knows: Vocabulary, pitch: PitchStats): PageContent {
+  const items = readableItems(input, readability, fonts, pitch);
   // A page whose text is drawn turned (for a page turned back in its viewer) is read in the frame of its text.
   const turn = pageDirection(items);
   const graphics = input.graphics === undefined ? undefined : turnGraphics(input.graphics, turn);
   const { level, rotated } = splitRotated(turnItems(items, turn));
   const ruled = ruledTables(level, rotated, graphics, knows);
   const plain = buildLines(level.filter((_, i) => !ruled.taken.has(i)));
-  const figures = figureRegions(plain, graphics, ruled.tables);
+  const figures = figureRegions(plain, graphics, ruled.tables, ruled.frames);
   const marked = plain.map((l) => (figures.regions.some((box) => inside(l, box)) ? { ...l, figure: true } : l));
   const { tables, used } = withAlignedTables(ruled.tables, marked);
   return {
@@ -66,16 +66,19 @@ export function readPageContent(input: PdfPageInput, readability: Readability, f
 }
 
 /** The runs of a page in their font's face, without those of junk fonts; none when the page is unreadable. */
-function readableItems(input: PdfPageInput, readability: Readability, fonts: FontRegistry): PdfTextItem[] {
+function readableItems(input: PdfPageInput, readability: Readability, fonts: FontRegistry, pitch: PitchStats): PdfTextItem[] {
   const items: PdfTextItem[] = [];
   if (readability.unreadable) return items;
+  pitch.add(input.items);
   for (const item of input.items) {
     if (readability.junkFonts.has(item.fontName)) continue;
     const face = fonts.face(item.fontName);
     // The items were made for this page alone: they take their font's face in place rather than as copies.
     const mutable = item as { fontName: string; monospace?: boolean; bold?: boolean };
+    // Any of the font's name, pdf.js's flag (from the font's widths and flags) or the widths of its runs may tell a
+    // fixed-pitch font; a name that says nothing (`ABCDEF+Code-Bold`) does not undo the others.
+    mutable.monospace = face.monospace === true || item.monospace === true || pitch.fixed(item.fontName);
     mutable.fontName = face.key;
-    mutable.monospace = face.monospace ?? item.monospace ?? false;
     if (face.bold) mutable.bold = true;
     if (input.reversedWords !== undefined && item.rtl === true) (item as { str: string }).str = repairLigatureWords(item.str, input.reversedWords);
     items.push(item);
@@ -87,25 +90,42 @@ function readableItems(input: PdfPageInput, readability: Readability, fonts: Fon
 function ruledTables(level: readonly PdfTextItem[], rotated: readonly PdfTextItem[], graphics: PdfGraphics | undefined, knows: Vocabulary) {
   const tables: TableGrid[] = [];
   const taken = new Set<number>();
-  if (graphics === undefined || graphics.rules.length < 4) return { tables, taken };
+  if (graphics === undefined || graphics.rules.length < 4) return { tables, taken, frames: [] };
   const all = [...level, ...rotated];
-  for (const table of findRuledTables(graphics.rules)) {
+  const { tables: ruled, frames } = findRuledShapes(graphics.rules);
+  for (const table of ruled) {
     const { grid, used } = fillRuledTable(table, all, (cell) => joinLines(cell, knows, false));
     if (grid === null) continue;
     tables.push(grid);
     for (const index of used) taken.add(index);
   }
-  return { tables, taken };
+  return { tables, taken, frames };
 }
 
 /**
- * The page's figure boxes (images and vector drawings), and the regions among them whose text is a figure's labels:
- * those that are no table. A box that holds most of the page's text is a page image (a scan under its OCR text) or a
- * frame, not a figure.
+ * The page's figure boxes (images and vector drawings), and the regions whose text is a figure's labels: those boxes
+ * that are no table, and the ruled frames that hold code. A box that holds most of the page's text is a page image
+ * (a scan under its OCR text) or a frame, not a figure.
  */
-function figureRegions(plain: readonly PdfLine[], graphics: PdfGraphics | undefined, tables: readonly TableGrid[]): { boxes: PdfBox[]; regions: PdfBox[] } {
+function figureRegions(plain: readonly PdfLine[], graphics: PdfGraphics | undefined, tables: readonly TableGrid[], frames: readonly PdfBox[]): { boxes: PdfBox[]; regions: PdfBox[] } {
   const boxes = figureBoxes(graphics).filter((box) => plain.filter((l) => inside(l, box)).length <= 0.5 * plain.length);
-  return { boxes, regions: boxes.filter((box) => !tables.some((t) => overlaps(t.box, box))) };
+  const regions = boxes.filter((box) => !tables.some((t) => overlaps(t.box, box)));
+  return { boxes, regions: [...regions, ...frames.filter((box) => holdsCode(box, plain))] };
+}
+
+/** Fewest lines of a ruled frame of short lines, in any font, for it to be a box of code. */
+const CODE_BOX_LINES = 2;
+
+/**
+ * True when a ruled frame is a box of code (a listing, an SQL statement, a syntax box): the lines inside it are set
+ * in a fixed-pitch font, or there are two or more and none reads as prose (a fixed-pitch font whose name pdf.js does
+ * not know reads as any other). A frame around one line in a proportional font (a boxed heading) or around prose (a
+ * note) is not.
+ */
+function holdsCode(box: PdfBox, lines: readonly PdfLine[]): boolean {
+  const held = lines.filter((l) => inside(l, box));
+  if (held.length === 0 || held.length > 0.5 * lines.length) return false;
+  return held.every((l) => l.monospace) || (held.length >= CODE_BOX_LINES && holdsNoProse(box, held));
 }
 
 /**

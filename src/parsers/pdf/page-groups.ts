@@ -13,6 +13,8 @@ import type { OutlineHeading } from './outline-headings.js';
 import { holdsNoProse, inside, type PageContent } from './page-content.js';
 import type { PdfBox, PdfLine } from './types.js';
 
+/** A `minFontDepth` past the deepest heading: fonts make no heading. */
+const NO_FONT_HEADINGS = 7;
 /** Text of a line that is only a stray mark or two. */
 const STRAY = /^[.,;:·'"`´_~\-–—]{1,2}$/u;
 /** A footnote or masthead is set at most this share of the body size. */
@@ -26,6 +28,10 @@ export interface GroupingContext {
   readonly ranks: SizeRanks;
   /** The outline's headings on the page (its ordered lines given), when the outline gives the headings. */
   readonly outlineHeadings: ((ordered: readonly PdfLine[]) => Map<number, OutlineHeading>) | null;
+  /** The outline's deepest level, when the outline gives the headings: fonts make headings only below it. */
+  readonly outlineDepth: number;
+  /** The smallest size the outline's headings are set in so far (Infinity before the first): fonts make none larger. */
+  readonly outlineSizes: { smallest: number };
 }
 
 /** Reading regions are numbered through the document: the next free number. */
@@ -39,12 +45,15 @@ export function groupPage(page: PageContent, ctx: GroupingContext, regions: Regi
   const kept = page.lines.filter((l) => !ctx.furniture.isFurniture(page.number, l) && !STRAY.test(l.text));
   const { body, peripheral } = splitPeripheral(kept, ctx.bodySize);
   const ordered = readingOrder(body, page, regions);
+  const outlined = ctx.outlineHeadings?.(ordered);
+  if (outlined !== undefined) for (const k of outlined.keys()) ctx.outlineSizes.smallest = Math.min(ctx.outlineSizes.smallest, (ordered[k] as PdfLine).fontSize);
+  const below = Number.isFinite(ctx.outlineSizes.smallest) ? { maxFontHeadingSize: ctx.outlineSizes.smallest } : {};
   const layout = layoutPage(ordered, {
     bodySize: ctx.bodySize,
     bodyFont: ctx.bodyFont,
     tables: page.tables,
     ranks: ctx.ranks,
-    ...(ctx.outlineHeadings !== null ? { outlineHeadings: ctx.outlineHeadings(ordered) } : {}),
+    ...(outlined !== undefined ? { outlineHeadings: outlined, minFontDepth: ctx.outlineDepth + 1, ...below } : {}),
   });
   const aside = asideGroups(peripheral, page.rotated, ctx, regions);
   return { number: page.number, layout, aside };
@@ -88,7 +97,7 @@ function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[]
   const aside = [...[...peripheral].sort(byTop).map((l) => ({ ...l, region })), ...[...rotated].sort(byTop).map((l) => ({ ...l, region: region + 1 }))];
   regions.next += 2;
   if (aside.length === 0) return [];
-  return layoutPage(aside, { bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, outlineHeadings: new Map() }).groups;
+  return layoutPage(aside, { bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, minFontDepth: NO_FONT_HEADINGS }).groups;
 }
 
 /** A line without text that stands in the reading order for a table (its index) or a figure (-1 - its index). */

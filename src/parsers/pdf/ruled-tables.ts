@@ -99,6 +99,19 @@ function frameEdges(horizontal: readonly Edge[], vertical: readonly Edge[]): Edg
 
 /** The tables drawn with the given rulings, top first. */
 export function findRuledTables(rules: readonly PdfRule[]): RuledTable[] {
+  return groupCells(findCells(rules)).tables;
+}
+
+/**
+ * The tables drawn with the given rulings (top first), and the frames: boxes of one ruled row or column that are no
+ * table (a box of code, a callout, a form's field).
+ */
+export function findRuledShapes(rules: readonly PdfRule[]): { tables: RuledTable[]; frames: PdfBox[] } {
+  return groupCells(findCells(rules));
+}
+
+/** The smallest ruled cells: rectangles whose four corners are intersections joined by edges. */
+function findCells(rules: readonly PdfRule[]): PdfBox[] {
   const horizontal: Edge[] = [];
   const vertical: Edge[] = [];
   for (const r of rules) {
@@ -155,11 +168,11 @@ export function findRuledTables(rules: readonly PdfRule[]): RuledTable[] {
       }
     }
   }
-  return groupCells(cells);
+  return cells;
 }
 
 /** Cells sharing a corner belong to one table; tables of a single row or column are frames, not tables. */
-function groupCells(cells: readonly PdfBox[]): RuledTable[] {
+function groupCells(cells: readonly PdfBox[]): { tables: RuledTable[]; frames: PdfBox[] } {
   const parent = cells.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i] as number] as number;
@@ -179,10 +192,14 @@ function groupCells(cells: readonly PdfBox[]): RuledTable[] {
     (groups.get(root) ?? groups.set(root, []).get(root)!).push(c);
   });
   const tables: RuledTable[] = [];
+  const frames: PdfBox[] = [];
   for (const group of groups.values()) {
     const columns = [...new Set(group.flatMap((c) => [c.x0, c.x1]))].sort((a, b) => a - b);
     const rows = [...new Set(group.flatMap((c) => [c.y0, c.y1]))].sort((a, b) => b - a);
-    if (columns.length < 3 || rows.length < 3) continue;
+    if (columns.length < 3 || rows.length < 3) {
+      frames.push({ x0: columns[0] as number, y0: rows[rows.length - 1] as number, x1: columns[columns.length - 1] as number, y1: rows[0] as number });
+      continue;
+    }
     const grid = Array.from({ length: rows.length - 1 }, () => new Array<number>(columns.length - 1).fill(-1));
     group.forEach((c, index) => {
       for (let r = rows.indexOf(c.y1); r < rows.length - 1 && (rows[r] as number) > c.y0; r++) {
@@ -192,5 +209,5 @@ function groupCells(cells: readonly PdfBox[]): RuledTable[] {
     const box = { x0: columns[0] as number, y0: rows[rows.length - 1] as number, x1: columns[columns.length - 1] as number, y1: rows[0] as number };
     tables.push({ box, columns, rows, grid, cells: group });
   }
-  return tables.sort((a, b) => b.box.y1 - a.box.y1 || a.box.x0 - b.box.x0);
+  return { tables: tables.sort((a, b) => b.box.y1 - a.box.y1 || a.box.x0 - b.box.x0), frames };
 }

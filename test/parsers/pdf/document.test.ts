@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createPdfAssembler, PDF_BLOCK_SEPARATOR, type PdfPageInput } from '../../../src/parsers/pdf/document.js';
 import type { Block } from '../../../src/types.js';
+import { helveticaWidth } from '../../support/pdf-builder.js';
 import { item } from '../../support/pdf-lines.js';
+
+/** A run set in Helvetica at 10 points (its width by Helvetica's metrics: a proportional font, as body text is). */
+const runAt = (text: string, x: number, y: number) => item(text, x, y, { width: helveticaWidth(text, 10) });
 
 /** A page with a running header, a page number, and body lines 12 points apart. */
 function page(number: number, body: string[], extra: { top?: number } = {}): PdfPageInput {
@@ -9,14 +13,14 @@ function page(number: number, body: string[], extra: { top?: number } = {}): Pdf
   return {
     number,
     items: [
-      item(`Running Head ${number}`, 50, 760),
+      runAt(`Running Head ${number}`, 50, 760),
       ...body.map((text) => {
         y -= text === '' ? 12 : 0;
-        const it = item(text, 50, y);
+        const it = runAt(text, 50, y);
         y -= 12;
         return it;
       }).filter((it) => it.str !== ''),
-      item(String(number), 300, 40),
+      runAt(String(number), 300, 40),
     ],
   };
 }
