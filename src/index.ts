@@ -14,7 +14,7 @@ export { parse, detectFormat } from './stream/parse.js';
 export { parseMarkdown } from './parsers/markdown/parse.js';
 export { parseText } from './parsers/text/parse.js';
 export { parseHtml, type HtmlDocumentResult } from './parsers/html/parse.js';
-export { parsePdf } from './parsers/pdf/reader.js';
+export { parsePdf } from './parsers/pdf/parse-pdf.js';
 export type { PdfDocument, PdfInfo, PdfInfoListener } from './parsers/pdf/reader.js';
 export { parseTranscript } from './parsers/transcript/parse.js';
 export type { TurnBlock } from './parsers/transcript/turns.js';

@@ -83,6 +83,22 @@ describe('optional framework peers', () => {
   });
 });
 
+describe('other formats and the parse pool, loaded on first use', () => {
+  const otherFormats = (url: string) => /node_modules\/(htmlparser2|domutils|domhandler|entities|mammoth|pdfjs-dist|piscina)\/|\/dist\/parsers\/(pdf\/(?!parse-pdf\.js)|docx\/read)/.test(url);
+
+  it("import 'chunkstream' and chunking Markdown load no HTML tokenizer, Word or PDF reader, nor the parse thread pool", () => {
+    const loaded = modulesLoadedBy('chunkstream', "m.chunkText('# Title\\n\\nSome text.\\n');");
+    expect(loaded.some((u) => u.endsWith('/dist/index.js'))).toBe(true);
+    expect(loaded.filter(otherFormats)).toEqual([]);
+  });
+
+  it('parseHtml loads htmlparser2 and parsePdf the PDF reader (so the check above can fail)', () => {
+    const loaded = modulesLoadedBy('chunkstream', "m.parseHtml('<p>x</p>'); await m.parsePdf(new Uint8Array(0)).catch(() => {});");
+    expect(loaded.some((u) => u.includes('node_modules/htmlparser2/'))).toBe(true);
+    expect(loaded.some((u) => u.endsWith('/dist/parsers/pdf/reader.js'))).toBe(true);
+  });
+});
+
 describe('remark, loaded on first use', () => {
   const remark = (url: string) => /node_modules\/(unified|remark-[a-z]+|micromark[a-z-]*|mdast-util-from-markdown)\//.test(url);
 

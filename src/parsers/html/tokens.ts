@@ -9,7 +9,17 @@
  * event has moved past them, at most `MAX_RETAINED` units of them (a tag name or a comment longer than that is
  * read from what is left), so memory stays flat on a megabyte-long comment or attribute.
  */
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { createRequire } from 'node:module';
+import type { Tokenizer, TokenizerCallbacks } from 'htmlparser2';
+
+/**
+ * htmlparser2's `Tokenizer`, required when the first HTML document is read (of an ES module: Node 20.19 and later,
+ * as remark is): its package index loads its DOM handler and utilities too, and `import 'chunkstream'` loaded them
+ * for every user, of Markdown too.
+ */
+function tokenizerClass(): typeof Tokenizer {
+  return (createRequire(import.meta.url)('htmlparser2') as { Tokenizer: typeof Tokenizer }).Tokenizer;
+}
 
 /** The attributes of a start tag that the block reader looks at, by lower-case name. */
 export type Attributes = Readonly<Record<string, string>>;
@@ -142,7 +152,8 @@ export class HtmlTokens {
       onprocessinginstruction: (_start, end) => this.#moved(end),
       onend: () => {},
     };
-    this.#tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+    const HtmlTokenizer = tokenizerClass();
+    this.#tokenizer = new HtmlTokenizer({ decodeEntities: true }, callbacks);
   }
 
   write(text: string): void {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { MarkdownBatch } from './batcher.js';
 import { ChunkError, toChunkError, type ChunkErrorCode } from '../../errors.js';
 import type { Block } from '../../types.js';
@@ -98,10 +98,19 @@ function workerTarget(): { filename: string; execArgv?: string[] } {
   return { filename: ts.href, execArgv: [...process.execArgv, '--import', loader] };
 }
 
+/**
+ * piscina, required on first use: it is 16 modules that a process parsing inline (`workers: 0`, and 'auto' below
+ * three cores) never needs, and `import 'chunkstream'` loaded them at every start.
+ */
+function piscina(): typeof Piscina {
+  return (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina;
+}
+
 function poolOf(threads: number): Piscina {
   let pool = pools.get(threads);
   if (pool === undefined) {
-    pool = new Piscina({
+    const Pool = piscina();
+    pool = new Pool({
       ...workerTarget(),
       minThreads: 0,
       maxThreads: threads,

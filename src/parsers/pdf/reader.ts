@@ -62,11 +62,8 @@ export async function* readPdfFileBlocks(path: string, config: ParseConfig, onIn
 
 /**
  * Reads a whole PDF, from a file path (read by the sandbox, never held here) or from bytes (copied, never detached),
- * into its blocks, its extracted document text, its page count, `needsOcr` and warnings.
- *
- * ```ts
- * const { blocks, text, pages, needsOcr } = await parsePdf('paper.pdf');
- * ```
+ * into its blocks, its extracted document text, its page count, `needsOcr` and warnings. The package exports it
+ * through `parse-pdf.ts`, which loads this module on the first call.
  */
 export async function parsePdf(input: string | Uint8Array, options?: ParseOptions): Promise<PdfDocument> {
   const config = normalizeParseOptions({ ...options, format: 'pdf' });
