@@ -13,6 +13,7 @@ import { renderDocument } from './document-markup.js';
 import { escapeHtml, jsonForScript } from './escape.js';
 import type { PageMark } from './layout.js';
 import { buildOutline, type HeadingMark } from './outline.js';
+import type { PageData } from './page-data.js';
 import { settingsPhrases, type ReportSettings } from './settings.js';
 import { renderSidePanel } from './side-panel.js';
 import { formatNumber } from './summary.js';
@@ -91,7 +92,7 @@ function renderPage(views: readonly ReportView[], text: string, title: string, o
   body.push('</div>');
   renderSidePanel(views, outlineHeadings, body);
 
-  const data = jsonForScript({
+  const pageData: PageData = {
     length: text.length,
     views: views.map((v) => ({
       tag: v.tag,
@@ -102,7 +103,8 @@ function renderPage(views: readonly ReportView[], text: string, title: string, o
       minSize: v.settings.minSize ?? null,
       ...chunkFacts(v),
     })),
-  });
+  };
+  const data = jsonForScript(pageData);
   const scriptHash = createHash('sha256').update(REPORT_SCRIPT).digest('base64');
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
   return [

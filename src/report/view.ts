@@ -4,6 +4,7 @@
  */
 import type { Chunk, ChunkStatistics } from '../types.js';
 import { isHeadingOnly, layoutReport, type PageMark, type ReportLayout } from './layout.js';
+import type { ChunkFacts, ViewChunkFacts } from './page-data.js';
 import type { ReportSettings } from './settings.js';
 import { reportFigures, type ReportFigures } from './summary.js';
 
@@ -62,39 +63,6 @@ export function isUndersized(c: Chunk, minSize: number | undefined): boolean {
   return minSize !== undefined && c.size < minSize;
 }
 
-/**
- * What the page script knows about one chunk (never its text: that is in the markup, escaped). Fields at their
- * default (no pages, no flags, nothing added) are left out and breadcrumbs are shared through a table, which keeps
- * the embedded JSON near half its naive size on documents with thousands of small chunks.
- */
-export interface ChunkFacts {
-  id: string;
-  size: number;
-  start: number;
-  end: number;
-  startLine: number;
-  endLine: number;
-  chars: number;
-  words: number;
-  /** Index into the breadcrumb table. */
-  crumb: number;
-  /** Index into the table of last headings (the chunk list's heading column). */
-  head: number;
-  /** Opening words, for the chunk list. */
-  open: string;
-  /** The chunk's own index, when it is not its band position. */
-  index?: number;
-  pageStart?: number;
-  pageEnd?: number;
-  flags?: string[];
-  kinds?: readonly string[];
-  languages?: readonly string[];
-  prefix?: number;
-  suffix?: number;
-  overlapPrev?: number;
-  reason?: string;
-}
-
 /** Metadata flags worth a chip, in display order; the first three are problems the report links to. */
 function chunkFlags(c: Chunk, settings: ReportSettings): string[] {
   const m = c.metadata;
@@ -131,7 +99,7 @@ function interner(): { table: string[]; index(value: string): number } {
 }
 
 /** The facts of every chunk of a view, in band order, with the breadcrumb and heading tables they index. */
-export function chunkFacts(view: ReportView): { crumbs: string[]; heads: string[]; chunks: ChunkFacts[] } {
+export function chunkFacts(view: ReportView): ViewChunkFacts {
   const chunks = view.layout.chunks;
   const crumbs = interner();
   const heads = interner();
