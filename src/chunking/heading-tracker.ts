@@ -12,7 +12,12 @@ export function formatBreadcrumb(path: readonly string[], separator = ' > '): st
 
 /** Builds a frozen `HeadingContext` from a path and its levels. */
 export function headingContext(path: readonly string[], levels: readonly number[]): HeadingContext {
-  return Object.freeze({ path: Object.freeze([...path]), levels: Object.freeze([...levels]), breadcrumb: formatBreadcrumb(path) });
+  return ownedContext([...path], [...levels]);
+}
+
+/** A frozen `HeadingContext` of arrays nobody else holds (they are frozen as they are, not copied). */
+function ownedContext(path: string[], levels: number[]): HeadingContext {
+  return Object.freeze({ path: Object.freeze(path), levels: Object.freeze(levels), breadcrumb: formatBreadcrumb(path) });
 }
 
 /** The empty heading context (before the first heading). */
@@ -62,11 +67,14 @@ function detached(text: string): string {
 /** Creates the core that attaches `heading: { path, levels, breadcrumb }` to every block. */
 export function createHeadingStage(tracker: HeadingTracker = new DefaultHeadingTracker()): Core<Block, Block> {
   let context = headingContext(tracker.getPath(), tracker.getLevels());
+  // Not a subclass: one could return arrays it keeps.
+  const owned = Object.getPrototypeOf(tracker) === DefaultHeadingTracker.prototype;
   return {
     write(block) {
       if (block.kind === 'heading') {
         tracker.update(block.depth, detached(block.title));
-        context = headingContext(tracker.getPath(), tracker.getLevels());
+        // The default tracker hands out copies: they need no second one (a heading per line makes this per block).
+        context = owned ? ownedContext(tracker.getPath(), tracker.getLevels()) : headingContext(tracker.getPath(), tracker.getLevels());
       }
       return [{ ...block, heading: context }];
     },

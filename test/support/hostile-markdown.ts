@@ -164,11 +164,39 @@ export const HOSTILE_MARKDOWN: readonly HostileShape[] = [
     make: (bytes) => lines(bytes, (i) => (i % 50 === 49 ? '\n\n' : '[![*a_ ')),
   },
   {
+    name: 'one-letter-paragraphs',
+    description: 'a one-letter paragraph every three bytes (`a` and a blank line): subtitles, poems and logs look alike',
+    make: (bytes) => 'a\n\n'.repeat(Math.ceil(bytes / 3)),
+  },
+  {
+    name: 'setext-headings',
+    description: 'a setext heading every four bytes (`a` underlined with `=`), nothing else',
+    make: (bytes) => 'a\n=\n'.repeat(Math.ceil(bytes / 4)),
+  },
+  {
+    name: 'tight-atx-headings',
+    description: 'an ATX heading every four bytes (`# a`), nothing else',
+    make: (bytes) => '# a\n'.repeat(Math.ceil(bytes / 4)),
+  },
+  {
+    name: 'tight-changelog',
+    description: 'a generated changelog of one item per release, no blank lines',
+    make: (bytes) => lines(bytes, (i) => (i % 2 === 0 ? `## ${i / 2}.0.0\n` : `- fixed #${i}\n`)),
+  },
+  {
+    name: 'control-separated',
+    description: 'paths separated by a control character (U+001E) on one line: output of `find -print0` with another separator, as NUL now makes input binary',
+    make: (bytes) => lines(bytes, (i) => `./src/${WORDS[i % WORDS.length]}/file-${i}.md\u001e`),
+  },
+  {
     name: 'unclosed-frontmatter',
     description: 'front matter opened and never closed',
     make: (bytes) => lines(bytes, (i) => `key${i}: value ${i}\n`, '---\n'),
   },
 ];
+
+/** The shapes added for issue 39 (a block or a chunk every few bytes; records on one line), kept out of the random mixtures of `hostile.test.ts` for now (it says why). */
+export const RECENT_SHAPES: readonly string[] = ['one-letter-paragraphs', 'setext-headings', 'tight-atx-headings', 'tight-changelog', 'control-separated'];
 
 /** The shape called `name`. */
 export function hostileShape(name: string): HostileShape {
