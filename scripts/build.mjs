@@ -1,5 +1,5 @@
 /**
- * `npm run build`: three steps, run at once rather than one after the other, so that the two small ones (about a
+ * `npm run build`: four steps, run at once rather than one after the other, so that the small ones (about a
  * second of CPU together, much of it process start-up) add little to the wall time of the large one:
  *
  * - `tsc -p tsconfig.json`: `src/` to `dist/`, Node code (`src/report/client/` is left out);
@@ -9,6 +9,11 @@
  *   `src/report/client/report.css` into one stylesheet, both written to `dist/report/client/` (the package ships
  *   `dist`), where `src/report/client.ts` reads them to inline them into every report. esbuild only strips types.
  *
+ * - esbuild: the remark family the Markdown parser loads on first use (unified, remark-parse, remark-gfm,
+ *   remark-frontmatter, mdast-util-math, micromark and micromark-extension-math's syntax file) bundled into one
+ *   CommonJS file, `dist/parsers/markdown/vendor/remark.cjs`: some 200 modules that cost 160 ms of CPU to load one
+ *   by one in every process and thread that needs them load in about 30 (`src/parsers/markdown/remark-packages.ts`).
+ *
  * The script stays readable (not minified), as the old hand-written one was, so a reader of a report can audit
  * what runs in it; its hash in the page's Content-Security-Policy pins exactly that. The stylesheet, written one
  * rule per line, loses only its whitespace: no rule is rewritten (esbuild's full minify would turn `rgba()` into
@@ -17,7 +22,8 @@
  *     node scripts/build.mjs
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -62,5 +68,41 @@ async function bundleClient() {
   }
 }
 
-const ok = await Promise.all([typeCheck('tsconfig.json'), typeCheck(join('src', 'report', 'client', 'tsconfig.json')), bundleClient()]);
+/**
+ * The modules of `remark-packages.ts`, by the name it asks for, each as the package resolves it for `require` (the
+ * math syntax is a file its package does not export: found beside the entry point, as `math-syntax.ts` finds it).
+ */
+function remarkModules() {
+  const require = createRequire(join(ROOT, 'package.json'));
+  const mathSyntax = join(dirname(require.resolve('micromark-extension-math')), 'lib', 'syntax.js');
+  const names = ['unified', 'remark-parse', 'remark-gfm', 'remark-frontmatter', 'mdast-util-math', 'micromark'];
+  return [...names.map((name) => [name, name]), ['micromark-extension-math/syntax', mathSyntax]];
+}
+
+/** Bundles the remark family into one CommonJS file exporting `packages`; resolves to whether it built without a warning. */
+async function bundleRemark() {
+  const modules = remarkModules();
+  const contents = [
+    ...modules.map(([, path], i) => `import * as m${i} from ${JSON.stringify(path)};`),
+    `export const packages = { ${modules.map(([name], i) => `${JSON.stringify(name)}: m${i}`).join(', ')} };`,
+  ].join('\n');
+  try {
+    const result = await build({
+      stdin: { contents, resolveDir: ROOT, sourcefile: 'remark-packages.js', loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      // The packages' licence comments, gathered at the end of the file.
+      legalComments: 'eof',
+      logLevel: 'warning',
+      outfile: join(ROOT, 'dist/parsers/markdown/vendor/remark.cjs'),
+    });
+    return result.warnings.length === 0;
+  } catch {
+    return false; // esbuild has printed the errors
+  }
+}
+
+const ok = await Promise.all([typeCheck('tsconfig.json'), typeCheck(join('src', 'report', 'client', 'tsconfig.json')), bundleClient(), bundleRemark()]);
 if (!ok.every(Boolean)) process.exit(1);

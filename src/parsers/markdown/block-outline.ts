@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import type * as Micromark from 'micromark';
 import type { Event, Extension, Point, Token } from 'micromark-util-types';
 import type { Root } from 'mdast';
+import { bundledPackage } from './remark-packages.js';
 
 /** A place in the text, as mdast positions give it. */
 type Place = Pick<Point, 'line' | 'column' | 'offset'>;
@@ -75,7 +76,7 @@ let micromark: typeof Micromark | undefined;
  * `remark.ts`).
  */
 function loadMicromark(): typeof Micromark {
-  return (micromark ??= require('micromark') as typeof Micromark);
+  return (micromark ??= bundledPackage<typeof Micromark>('micromark') ?? (require('micromark') as typeof Micromark));
 }
 
 /** An event shape the outline does not handle; the caller then parses in full. */

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { math as mathExtension } from 'micromark-extension-math';
 import type { mathFromMarkdown } from 'mdast-util-math';
 import type { Processor } from 'unified';
+import { bundledPackage } from './remark-packages.js';
 
 type MathSyntax = { math: typeof mathExtension; source: 'syntax' | 'entry' };
 
@@ -24,6 +25,8 @@ const require = createRequire(import.meta.url);
  * TypeScript loader from starting. Loaded on first use, with the rest of remark (see `remark.ts`).
  */
 function loadMath(): MathSyntax {
+  const bundled = bundledPackage<{ math?: typeof mathExtension }>('micromark-extension-math/syntax');
+  if (typeof bundled?.math === 'function') return { math: bundled.math, source: 'syntax' };
   const entry = require.resolve('micromark-extension-math');
   try {
     const syntax = require(join(dirname(entry), 'lib', 'syntax.js')) as { math?: typeof mathExtension };
@@ -45,7 +48,8 @@ export function mathSyntaxSource(): 'syntax' | 'entry' {
 /** A unified plugin doing what remark-math does for parsing: math syntax in, `math` and `inlineMath` nodes out. */
 export function remarkMathSyntax(this: Processor): undefined {
   const data = this.data();
-  const { mathFromMarkdown: fromMarkdown } = require('mdast-util-math') as { mathFromMarkdown: typeof mathFromMarkdown };
+  type MdastMath = { mathFromMarkdown: typeof mathFromMarkdown };
+  const { mathFromMarkdown: fromMarkdown } = bundledPackage<MdastMath>('mdast-util-math') ?? (require('mdast-util-math') as MdastMath);
   (data.micromarkExtensions ??= []).push(loadedMath().math());
   (data.fromMarkdownExtensions ??= []).push(fromMarkdown());
   return undefined;

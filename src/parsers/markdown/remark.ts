@@ -5,8 +5,8 @@
  * The line scanner reads the block structure of nearly every batch, so a process that chunks ordinary Markdown
  * may need remark for a few blocks (a heading with emphasis, a paragraph with an image) or not at all. Imported
  * with the library, remark, micromark and the mdast utilities were some 200 modules and 150 ms of every start,
- * the command line's included. They are loaded with `require` (of ES modules, Node 20.19 and later), which keeps
- * the parser synchronous.
+ * the command line's included. They are loaded with `require`, which keeps the parser synchronous: from the bundle
+ * of them all that the build writes (`remark-packages.ts`), else each package (of ES modules, Node 20.19 and later).
  */
 import { createRequire } from 'node:module';
 import type { Root } from 'mdast';
@@ -17,6 +17,7 @@ import type * as RemarkParse from 'remark-parse';
 import type * as Unified from 'unified';
 import type { Processor } from 'unified';
 import { remarkMathSyntax } from './math-syntax.js';
+import { bundledPackage } from './remark-packages.js';
 import { untokenizedParagraphs } from './untokenized-paragraph.js';
 
 /**
@@ -44,10 +45,10 @@ let remark: Remark | undefined;
 
 function load(): Remark {
   if (remark !== undefined) return remark;
-  const { unified } = require('unified') as typeof Unified;
-  const remarkParse = (require('remark-parse') as typeof RemarkParse).default;
-  const remarkGfm = (require('remark-gfm') as typeof RemarkGfm).default;
-  const remarkFrontmatter = (require('remark-frontmatter') as typeof RemarkFrontmatter).default;
+  const { unified } = bundledPackage<typeof Unified>('unified') ?? (require('unified') as typeof Unified);
+  const remarkParse = (bundledPackage<typeof RemarkParse>('remark-parse') ?? (require('remark-parse') as typeof RemarkParse)).default;
+  const remarkGfm = (bundledPackage<typeof RemarkGfm>('remark-gfm') ?? (require('remark-gfm') as typeof RemarkGfm)).default;
+  const remarkFrontmatter = (bundledPackage<typeof RemarkFrontmatter>('remark-frontmatter') ?? (require('remark-frontmatter') as typeof RemarkFrontmatter)).default;
   const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMathSyntax).freeze() as unknown as Processor;
   const blockExtensions: readonly Extension[] = [
     ...((processor.data('micromarkExtensions') ?? []) as Extension[]),
