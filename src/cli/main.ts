@@ -3,6 +3,8 @@
  * The `chunkstream` command. The first argument may name a subcommand from `SUBCOMMANDS`; anything else is a
  * chunking run (`chunkstream [options] <inputs...>`, the same as `chunkstream chunk ...`).
  */
+// First: V8's flags must be set before the library's functions first run (see v8-tuning.ts).
+import './v8-tuning.js';
 import { readFileSync } from 'node:fs';
 import { isChunkError } from '../errors.js';
 import { helpText, parseCliArgs } from './args.js';
