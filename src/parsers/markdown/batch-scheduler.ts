@@ -174,7 +174,14 @@ export function createMarkdownStreamCore(config: ParseConfig): StageCore<string 
       const pieces = piecesOf(input);
       const out: Block[] = [];
       for (let index = 0; index < pieces.length; index++) {
-        const blocks = scheduler.parse(batcher.write(pieces[index] as string | Uint8Array), false);
+        let blocks: StageOutput<Block>;
+        try {
+          blocks = scheduler.parse(batcher.write(pieces[index] as string | Uint8Array), false);
+        } catch (error) {
+          // The blocks of the pieces before the failing one are handed on first, as a stream of small writes would.
+          if (out.length === 0) throw error;
+          return thenFail(out, error);
+        }
         if (!isReady(blocks)) return later(out.length === 0 ? blocks : concat(out, blocks), pieces, index + 1);
         pushAll(out, blocks);
       }
@@ -188,6 +195,12 @@ export function createMarkdownStreamCore(config: ParseConfig): StageCore<string 
 /** True when the blocks are given at once (parsed inline), not as the pool parses them. */
 function isReady(blocks: StageOutput<Block>): blocks is readonly Block[] {
   return Array.isArray(blocks);
+}
+
+/** The items of `first`, then `error`. */
+async function* thenFail<T>(first: readonly T[], error: unknown): AsyncGenerator<T> {
+  yield* first;
+  throw error;
 }
 
 /** The items of `first`, then those of `rest`. */
