@@ -160,9 +160,19 @@ export function describeError(error: unknown): FileError {
   const e = error as { code?: unknown; message?: unknown; syscall?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(error);
   if (typeof e?.code === 'string' && e.code.startsWith('ERR_') && e.code !== 'ERR_STREAM_PREMATURE_CLOSE') return { code: e.code, message };
-  // Node's file-system errors (ENOENT, EACCES, EISDIR) say the file could not be read.
+  // A full or read-only file system, or a failed write, is the output's fault, not the input's.
+  if (isWriteFailure(e)) return { code: 'ERR_WRITE', message: systemErrorReason(error) };
+  // Node's other file-system errors (ENOENT, EACCES, EISDIR) say the file could not be read.
   if (typeof e?.syscall === 'string' || (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code))) return { code: 'ERR_READ', message: systemErrorReason(error) };
   return { code: 'ERR_INTERNAL', message };
+}
+
+/** System error codes only a write gives, and the system calls that write. */
+const WRITE_ERROR_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
+const WRITE_SYSCALLS = new Set(['write', 'writev', 'fsync', 'fdatasync', 'rename', 'ftruncate']);
+
+function isWriteFailure(e: { code?: unknown; syscall?: unknown }): boolean {
+  return (typeof e?.code === 'string' && WRITE_ERROR_CODES.has(e.code)) || (typeof e?.syscall === 'string' && WRITE_SYSCALLS.has(e.syscall));
 }
 
 function isAbort(error: unknown): boolean {

@@ -59,3 +59,24 @@ describe('processFile batches', () => {
     expect(batches.every((b) => Buffer.from(b.bytes).toString('utf8').endsWith('\n'))).toBe(true);
   });
 });
+
+describe('processFile errors', () => {
+  /** A system error as Node's file-system calls make them. */
+  const systemError = (code: string, syscall: string): NodeJS.ErrnoException =>
+    Object.assign(new Error(`${code}: failure, ${syscall}`), { code, syscall, errno: -1 });
+
+  it('fails a file whose output cannot be written with ERR_WRITE, and one that cannot be read with ERR_READ', async () => {
+    const path = join(dir, 'errors.md');
+    writeFileSync(path, document(4));
+    const input = { path, source: path, format: 'markdown' as const, bytes: 1 };
+    const config = { chunkOptions: { maxSize: 64 }, parseOptions: {}, batchBytes: 256 };
+    for (const [code, syscall] of [['ENOSPC', 'write'], ['EDQUOT', 'write'], ['EIO', 'write'], ['EROFS', 'open']]) {
+      const result = await processFile(input, config, () => {
+        throw systemError(code as string, syscall as string);
+      });
+      expect(result.error).toEqual({ code: 'ERR_WRITE', message: `${code}: failure` });
+    }
+    const missing = await processFile({ ...input, path: join(dir, 'absent.md') }, config, () => undefined);
+    expect(missing.error?.code).toBe('ERR_READ');
+  });
+});
