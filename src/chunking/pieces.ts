@@ -580,7 +580,8 @@ function cutTable(block: Extract<Block, { kind: 'table' }>, budget: Budget, ctx:
     }
     if (tableHead !== null && out.length === 0) group[0] = { span: { start: tableHead.start, end: (group[0] as Part).span.end } };
     const opening = out.length === 0 && tableHead !== null;
-    const packed = packUnits(block.text, group, out.length === 0 ? budget : { first: budget.rest, rest: budget.rest }, frame, ctx);
+    // Rows after a row the TextSplitter cut get the header too: they are measured with it.
+    const packed = out.length === 0 ? packUnits(block.text, group, budget, frame, ctx) : packUnits(block.text, group, { first: budget.rest, rest: budget.rest }, { ...frame, prefixFirst: true }, ctx);
     packed.forEach((p, i) => { out.push({ span: p.span, prefix: opening && i === 0 ? '' : frame.prefix }); });
   }
   if (out.length === 0) out.push({ span: { start: 0, end: block.text.length }, prefix: tableHead === null ? frame.prefix : '' });

@@ -39,6 +39,18 @@ describe('cutBlock', () => {
     expect(pieces.map((p) => p.text).join('\n')).toBe(table.text);
   });
 
+  it('gives the rows after a row too large for a chunk the header, and measures them with it', () => {
+    const long = `| long | ${words(14)} |`;
+    const table = block('table', `${HEADER}\n${[...ROWS.slice(0, 2), long, ...ROWS.slice(2)].join('\n')}`);
+    const pieces = cutBlock(table, { first: 60, rest: 60 }, ctx);
+    const after = pieces.slice(pieces.findIndex((p) => p.text.endsWith(' |') && p.fallback !== undefined) + 1);
+    expect(after.length).toBeGreaterThan(1);
+    for (const piece of after) {
+      expect(piece.prefix).toBe(`${HEADER}\n`);
+      expect(piece.prefix.length + piece.text.length).toBeLessThanOrEqual(60);
+    }
+  });
+
   it('frames every piece of a table part that continues a table the parser cut, the first too', () => {
     // A part holds data rows only: every line is a row, and the delimiter is an empty span at its start.
     const part = block('paragraph', ROWS.join('\n'), { previous: true, next: false, cut: 'row', frame: HEADER });
