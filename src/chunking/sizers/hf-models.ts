@@ -6,6 +6,8 @@
  * pre-token and add them.
  */
 import { invalidOption } from '../../config.js';
+import { createMinHeap } from './min-heap.js';
+import { utf8Into } from './utf8-bytes.js';
 
 /** Counts the tokens of one pre-token. */
 export interface ModelCounter {
@@ -327,88 +329,6 @@ function newIdOfRank(t: BpeTables, rank: number): number {
     newIdsOf.set(t, ids);
   }
   return ids[rank]!;
-}
-
-/**
- * Writes the UTF-8 bytes of `text` into `bytes` (at least three per unit) and returns their number; a lone
- * surrogate becomes U+FFFD, as when a JavaScript string is handed to the Rust library.
- */
-export function utf8Into(text: string, bytes: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    let unit = text.charCodeAt(i);
-    if (unit < 0x80) {
-      bytes[n++] = unit;
-      continue;
-    }
-    if (unit < 0x800) {
-      bytes[n++] = 0xc0 | (unit >> 6);
-      bytes[n++] = 0x80 | (unit & 0x3f);
-      continue;
-    }
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      const low = unit <= 0xdbff ? text.charCodeAt(i + 1) : Number.NaN;
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        const cp = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-        bytes[n++] = 0xf0 | (cp >> 18);
-        bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
-        bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
-        bytes[n++] = 0x80 | (cp & 0x3f);
-        i++;
-        continue;
-      }
-      unit = 0xfffd;
-    }
-    bytes[n++] = 0xe0 | (unit >> 12);
-    bytes[n++] = 0x80 | ((unit >> 6) & 0x3f);
-    bytes[n++] = 0x80 | (unit & 0x3f);
-  }
-  return n;
-}
-
-interface MinHeap {
-  push(value: number): void;
-  pop(): number;
-  size(): number;
-}
-
-/** A binary min-heap of numbers. */
-function createMinHeap(capacity: number): MinHeap {
-  let items = new Float64Array(Math.max(16, capacity * 2));
-  let length = 0;
-  return {
-    size: () => length,
-    push(value) {
-      if (length === items.length) {
-        const grown = new Float64Array(items.length * 2);
-        grown.set(items);
-        items = grown;
-      }
-      let i = length++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (items[parent]! <= value) break;
-        items[i] = items[parent]!;
-        i = parent;
-      }
-      items[i] = value;
-    },
-    pop() {
-      const top = items[0]!;
-      const last = items[--length]!;
-      let i = 0;
-      for (;;) {
-        let child = 2 * i + 1;
-        if (child >= length) break;
-        if (child + 1 < length && items[child + 1]! < items[child]!) child++;
-        if (items[child]! >= last) break;
-        items[i] = items[child]!;
-        i = child;
-      }
-      if (length > 0) items[i] = last;
-      return top;
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

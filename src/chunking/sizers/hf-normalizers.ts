@@ -9,7 +9,7 @@ import { invalidOption } from '../../config.js';
 import { segmentWindows } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
 import { ASSIGNED_9, type CharClass, isBertControl, isChineseChar, isWhitespace, MARK_9, NONSPACING_MARK_9 } from './hf-chars.js';
-import { utf8Into } from './hf-models.js';
+import { utf8Into } from './utf8-bytes.js';
 
 /** A normalizer: the whole text in, the normalized text out. */
 export type Normalize = (text: string) => string;

@@ -23,6 +23,8 @@ import { invalidOption, type TokenEncoding } from '../../config.js';
 import type { Sizer } from '../../protocols.js';
 import { cl100kPreTokenEnd } from './cl100k-pretokens.js';
 import { createPieceCache, createRankTable, type PieceCache, type RankTable } from './count-tables.js';
+import { createMinHeap } from './min-heap.js';
+import { utf8Into } from './utf8-bytes.js';
 
 /** Pre-tokens longer than this (UTF-16 units) are counted as the sum of pieces of at most this length. */
 export const MAX_PIECE_LENGTH = 512;
@@ -228,44 +230,6 @@ function createPieceCounter(table: RankTable): PieceCounter {
 }
 
 /**
- * Writes the UTF-8 bytes of `piece` into `bytes` (at least three per unit) and returns their number. A lone
- * surrogate becomes U+FFFD, as in `TextEncoder` and js-tiktoken's own encoder. Written out rather than calling
- * `TextEncoder.encodeInto`, whose call costs more than encoding the few characters of a pre-token.
- */
-function utf8Into(piece: string, bytes: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < piece.length; i++) {
-    let unit = piece.charCodeAt(i);
-    if (unit < 0x80) {
-      bytes[n++] = unit;
-      continue;
-    }
-    if (unit < 0x800) {
-      bytes[n++] = 0xc0 | (unit >> 6);
-      bytes[n++] = 0x80 | (unit & 0x3f);
-      continue;
-    }
-    if (isHighSurrogate(unit) || isLowSurrogate(unit)) {
-      const low = isHighSurrogate(unit) ? piece.charCodeAt(i + 1) : Number.NaN;
-      if (isLowSurrogate(low)) {
-        const cp = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-        bytes[n++] = 0xf0 | (cp >> 18);
-        bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
-        bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
-        bytes[n++] = 0x80 | (cp & 0x3f);
-        i++;
-        continue;
-      }
-      unit = 0xfffd;
-    }
-    bytes[n++] = 0xe0 | (unit >> 12);
-    bytes[n++] = 0x80 | ((unit >> 6) & 0x3f);
-    bytes[n++] = 0x80 | (unit & 0x3f);
-  }
-  return n;
-}
-
-/**
  * The working arrays of `mergeWithHeap`, kept between calls (those of `mergeScanned` are `scanned`): allocating
  * typed arrays for each piece was a large share of counting text whose pre-tokens are all new (junk, random bytes).
  */
@@ -359,49 +323,4 @@ function mergeWithHeap(bytes: Uint8Array, n: number, table: RankTable): number {
     if (p >= 0 && pairRank[p]! >= 0) heap.push(pairRank[p]! * stride + p);
   }
   return parts;
-}
-
-interface MinHeap {
-  push(value: number): void;
-  pop(): number;
-  size(): number;
-}
-
-/** A binary min-heap of numbers. */
-function createMinHeap(capacity: number): MinHeap {
-  let items = new Float64Array(Math.max(16, capacity * 2));
-  let length = 0;
-  return {
-    size: () => length,
-    push(value) {
-      if (length === items.length) {
-        const grown = new Float64Array(items.length * 2);
-        grown.set(items);
-        items = grown;
-      }
-      let i = length++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (items[parent]! <= value) break;
-        items[i] = items[parent]!;
-        i = parent;
-      }
-      items[i] = value;
-    },
-    pop() {
-      const top = items[0]!;
-      const last = items[--length]!;
-      let i = 0;
-      for (;;) {
-        let child = 2 * i + 1;
-        if (child >= length) break;
-        if (child + 1 < length && items[child + 1]! < items[child]!) child++;
-        if (items[child]! >= last) break;
-        items[i] = items[child]!;
-        i = child;
-      }
-      if (length > 0) items[i] = last;
-      return top;
-    },
-  };
 }
