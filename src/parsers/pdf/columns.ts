@@ -291,7 +291,7 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       chars,
       region: current.region,
       ...(current.bold === true && next.bold === true ? { bold: true } : {}),
-      ...(current.textX !== undefined ? { textX: current.textX } : {}),
+      ...(current.textX !== undefined ? { textX: current.textX, ...(current.markerEnd !== undefined ? { markerEnd: current.markerEnd } : {}) } : {}),
       ...(current.figure === true && next.figure === true ? { figure: true } : {}),
     };
   }

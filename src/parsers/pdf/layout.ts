@@ -72,8 +72,12 @@ export function listMarker(text: string): 'bullet' | 'ordered' | null {
  */
 export function isGlyphBullet(line: PdfLine): boolean {
   if (line.textX === undefined || !/^\S\s/u.test(line.text) || /^[\p{N}]/u.test(line.text)) return false;
-  return line.textX - line.x >= 0.8 * line.fontSize;
+  // A bullet stands apart by more than a space: `A` then an italic word, `©` then a year, are text.
+  return line.textX - line.x >= 0.8 * line.fontSize && line.textX - (line.markerEnd ?? line.x) >= MARKER_GAP * line.fontSize;
 }
+
+/** Font sizes between a glyph bullet and its text, at least: more than a word space. */
+const MARKER_GAP = 0.5;
 
 /** The list marker of a line: by its text, or a glyph bullet. */
 function lineMarker(line: PdfLine): 'bullet' | 'ordered' | null {

@@ -29,6 +29,8 @@ interface LineDraft {
   runs: number;
   secondX: number;
   firstText: string;
+  /** Right edge of the first run. */
+  firstRight: number;
   /** Characters of right-to-left runs. */
   rtl: number;
 }
@@ -100,6 +102,7 @@ function start(item: PdfTextItem, size: number): LineDraft {
     runs: 0,
     secondX: NaN,
     firstText: '',
+    firstRight: NaN,
     rtl: 0,
   };
   append(line, item, size);
@@ -118,8 +121,10 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
   line.eol = false;
   if (str.trim() !== '') {
     line.runs++;
-    if (line.runs === 1) line.firstText = str.trim();
-    else if (line.runs === 2) line.secondX = item.x;
+    if (line.runs === 1) {
+      line.firstText = str.trim();
+      line.firstRight = item.x + Math.max(0, item.width);
+    } else if (line.runs === 2) line.secondX = item.x;
   }
   const n = str.replace(/\s+/g, '').length;
   if (n === 0) return;
@@ -152,7 +157,7 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
     ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
     // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
-    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX } : {}),
+    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX, markerEnd: draft.firstRight } : {}),
   });
 }
 

@@ -80,6 +80,8 @@ export interface PdfLine {
   readonly rtl?: boolean;
   /** Where the text after a leading bullet or number starts, when that marker is a run of its own. */
   readonly textX?: number;
+  /** Where that marker's run ends, with `textX`. */
+  readonly markerEnd?: number;
   /** The line lies inside a figure (an image or a vector drawing): its text is a label, never a heading. */
   readonly figure?: boolean;
   /**

@@ -9,7 +9,7 @@ import { chunkBlocks } from '../../../src/api/chunk.js';
 import { parsePdf, type PdfDocument } from '../../../src/parsers/pdf/reader.js';
 import type { Block, HeadingBlock, TableBlock } from '../../../src/types.js';
 import { checkDocument } from '../../support/pdf-contracts.js';
-import { buildPdf, textAt, typeset, type DocElement } from '../../support/pdf-builder.js';
+import { buildPdf, helveticaWidth, textAt, typeset, type DocElement } from '../../support/pdf-builder.js';
 import { prose } from '../../support/pdf-samples.js';
 
 const headings = (doc: PdfDocument): HeadingBlock[] => doc.blocks.filter((b): b is HeadingBlock => b.kind === 'heading');
@@ -233,6 +233,18 @@ describe('lists, breaks and code', () => {
     const doc = await parsePdf(buildPdf([{ content: content.join('\n') }]));
     const list = doc.blocks.find((b) => b.kind === 'list');
     expect(list?.kind === 'list' && list.items.map((i) => doc.text.slice(i.start, i.end))).toEqual(lines.map((l) => `• ${l}`));
+  });
+
+  it('reads a first letter or sign set as a run of its own, a word space before the next, as text, not a bullet', async () => {
+    // As tracemonkey sets `A` before an italic term, and its copyright line: `©`, a space, the year.
+    // `©` and a space are 1,015 thousandths of an em in Helvetica (the writer's table holds ASCII only).
+    const runs = (y: number, first: string, rest: string) => [textAt(72, y, first, 11), textAt(72 + (first === 'A' ? helveticaWidth('A ', 11) : 11.165), y, rest, 11, 'F4')];
+    const content = [...runs(700, 'A', 'trace is simply a program path, which may cross function call'), textAt(72, 686, 'boundaries, and it ends where the loop does.', 11), ...runs(650, '\u00a9', '2009 ACM 978-1-60558-392-1/09/06')];
+    const doc = await parsePdf(buildPdf([{ content: content.join('\n') }]));
+    expect(doc.blocks.map((b) => [b.kind, b.text])).toEqual([
+      ['paragraph', 'A trace is simply a program path, which may cross function call boundaries, and it ends where the loop does.'],
+      ['paragraph', '\u00a9 2009 ACM 978-1-60558-392-1/09/06'],
+    ]);
   });
 
   it('adds no space at a line break after a dash or a slash', async () => {
