@@ -7,6 +7,7 @@ import { invalidOption } from '../config.js';
 import { overheadOf, type Sizer } from '../protocols.js';
 import type { HeadingContext } from '../types.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
+import { budget, type Budget } from './budget.js';
 import { createMeasure, type Measure } from './fit.js';
 
 /** What the embedder sees of a chunk, measured: its size, and its embed text with `contextualize`. */
@@ -24,29 +25,31 @@ export interface ChunkMeasure extends Measure {
    * of `text`, when the caller has it: a chunk without frame or breadcrumb is then not measured again.
    */
   chunk(heading: HeadingContext, prefix: string, text: string, suffix: string, dropBreadcrumb?: boolean, known?: number): EmbedMeasure;
-  /** The largest size a chunk may have. */
-  readonly limit: number;
-  /** The room a chunk starting under `heading` has for its framed text: `maxSize` less its breadcrumb line. */
-  roomFor(heading: HeadingContext): number;
-  /** Room for content, keeping space for the overlap the optimizer adds in front. */
-  contentRoom(heading: HeadingContext): number;
-  /** What the packer fills a chunk up to. */
-  packTarget(heading: HeadingContext): number;
+  /** The largest size a chunk may have, as the embedder sees it: `maxSize`. */
+  readonly maxSize: number;
+  /** The room a chunk starting under `heading` has for its framed text: `maxSize` less the special tokens and the breadcrumb line. */
+  room(heading: HeadingContext): number;
+  /**
+   * What a chunk starting under `heading` is packed to: `desired` the target size, `max` the room less the overlap
+   * the optimizer may add in front of it.
+   */
+  budget(heading: HeadingContext): Budget;
 }
 
 /** Creates the chunk measure of a run. */
 export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeasure {
   const base = createMeasure(sizer);
   // The special tokens of every input (a Hugging Face tokenizer's [CLS] and [SEP]): in each chunk's size, and
-  // kept out of the room its text has, so that the packer's sums of parts stay sums of the sizer's.
+  // kept out of the room its text has, so that the packer's sums of spans stay sums of the sizer's.
   const overhead = overheadOf(sizer);
   if (overhead >= config.maxSize) {
     throw invalidOption('maxSize', `must be above the ${overhead} special tokens the tokenizer adds to every input`, config.maxSize);
   }
   const limit = config.maxSize - overhead;
   const breadcrumbLine = createBreadcrumbLine(sizer, limit);
-  const roomFor = (heading: HeadingContext): number => Math.max(1, limit - (config.contextualize ? breadcrumbLine(heading).size : 0));
-  const contentRoom = (heading: HeadingContext): number => Math.max(1, roomFor(heading) - config.overlap);
+  const room = (heading: HeadingContext): number => Math.max(1, limit - (config.contextualize ? breadcrumbLine(heading).size : 0));
+  // Packing asks for the budget of the heading in force at every span: the last one is kept.
+  const last = { heading: undefined as HeadingContext | undefined, budget: budget(0) };
   return {
     ...base,
     chunk(heading, prefix, text, suffix, dropBreadcrumb = false, known) {
@@ -60,9 +63,15 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeas
       }
       return { size, embedText };
     },
-    limit: config.maxSize,
-    roomFor,
-    contentRoom,
-    packTarget: (heading) => Math.max(1, Math.min(config.targetSize - overhead, contentRoom(heading))),
+    maxSize: config.maxSize,
+    room,
+    budget(heading) {
+      if (heading !== last.heading) {
+        const max = Math.max(1, room(heading) - config.overlap);
+        last.heading = heading;
+        last.budget = budget(Math.max(1, Math.min(config.targetSize - overhead, max)), max);
+      }
+      return last.budget;
+    },
   };
 }

@@ -2,7 +2,7 @@
  * The default optimizer over finished chunks, for a `ChunkOptimizer` used on its own or injected into a chunker.
  *
  * The default optimizer works on drafts: it needs each chunk's section, the whitespace before it and where its
- * pieces start. A chunker that hands finished chunks to an injected optimizer lends their drafts with them
+ * spans start. A chunker that hands finished chunks to an injected optimizer lends their drafts with them
  * (`lendDrafts`), so on those chunks the default optimizer runs exactly as if nothing had been injected. Chunks
  * from elsewhere are read back into drafts from what a chunk tells:
  * - a section ends where the split-level headings in force change, or where a chunk opens with a split-level heading;
@@ -16,7 +16,7 @@ import type { Sizer } from '../protocols.js';
 import type { Chunk, HeadingContext } from '../types.js';
 import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
-import { isProse, type PackedDraft, type PieceMark } from './draft.js';
+import { isProse, type PackedDraft, type SpanMark } from './draft.js';
 import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createSizer } from './sizers/index.js';
 
@@ -145,7 +145,7 @@ function draftsOf(chunks: readonly Chunk[], config: ChunkConfig, text: string | 
       ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
       section,
       gapBefore,
-      pieces: marksOf(chunk),
+      spans: marksOf(chunk),
     };
   });
 }
@@ -184,9 +184,9 @@ function sectionKey(heading: HeadingContext, config: ChunkConfig): string {
  * the first blank line, and the rest may start between words if it is all prose, between items if it is all
  * lists. A framed chunk (a re-opened fence, a repeated table header) gives none.
  */
-function marksOf(chunk: Chunk): PieceMark[] {
+function marksOf(chunk: Chunk): SpanMark[] {
   const page = chunk.pageStart === undefined ? {} : { page: chunk.pageStart };
-  const mark = (start: number, starts: PieceMark['starts'], opens: boolean): PieceMark => ({ start, end: chunk.end, heading: chunk.heading, starts, opens, ...page });
+  const mark = (start: number, starts: SpanMark['starts'], opens: boolean): SpanMark => ({ start, end: chunk.end, heading: chunk.heading, starts, opens, ...page });
   if (chunk.prefix !== '') return [mark(chunk.start, 'none', false)];
   const kinds = chunk.metadata.kinds;
   const body = kinds[0] === 'heading' ? kinds.slice(1) : kinds;

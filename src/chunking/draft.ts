@@ -1,24 +1,24 @@
 /**
  * The semantic chunker's chunks before they are numbered: what the packer builds and the optimizer rewrites. A
- * draft carries, besides a chunk's fields, its section, the whitespace before it and where each of its pieces
+ * draft carries, besides a chunk's fields, its section, the whitespace before it and where each of its spans
  * starts (for fusion and overlap); it becomes a `Chunk` once, when it is numbered (id, hash and counts).
  */
 import type { BlockKind, ChunkMetadata, HeadingContext } from '../types.js';
 import type { ChunkDraft } from './chunk-factory.js';
 import type { ChunkMeasure } from './chunk-measure.js';
-import type { Piece } from './pieces.js';
+import type { BlockSpan } from './block-spans.js';
 
-/** Where a piece of a chunk starts, and what is in force there. */
-export interface PieceMark {
+/** Where a span of a chunk starts, and what is in force there. */
+export interface SpanMark {
   readonly start: number;
   readonly end: number;
   readonly heading: HeadingContext;
   /**
-   * Where else than at its start a chunk may start inside this piece: between any two words (prose), at the start
+   * Where else than at its start a chunk may start inside this span: between any two words (prose), at the start
    * of a list item (lists), or nowhere (code, tables, HTML: a start inside would break the construct).
    */
   readonly starts: 'words' | 'items' | 'none';
-  /** False when the piece needs its prefix (a re-opened fence or table header): no chunk may start at it without one. */
+  /** False when the span needs its prefix (a re-opened fence or table header): no chunk may start at it without one. */
   readonly opens: boolean;
   readonly page?: number;
 }
@@ -33,7 +33,7 @@ export interface PackedDraft extends ChunkDraft {
   readonly section: number;
   /** Whitespace between the previous chunk's end (or the previous block) and this chunk's start. */
   readonly gapBefore: string;
-  readonly pieces: readonly PieceMark[];
+  readonly spans: readonly SpanMark[];
 }
 
 const PROSE: ReadonlySet<BlockKind> = new Set(['paragraph', 'blockquote']);
@@ -44,23 +44,23 @@ export function isProse(kind: BlockKind): boolean {
 }
 
 /**
- * The draft of the chunk holding `pieces`, measured once as the embedder sees it. With `contextualize`, a chunk
+ * The draft of the chunk holding `spans`, measured once as the embedder sees it. With `contextualize`, a chunk
  * whose text cannot be cut further goes without its breadcrumb when only that makes it fit.
  */
-export function buildDraft(pieces: readonly Piece[], section: number, measure: ChunkMeasure): PackedDraft {
-  const first = pieces[0] as Piece;
-  const last = pieces.at(-1) as Piece;
+export function buildDraft(spans: readonly BlockSpan[], section: number, measure: ChunkMeasure): PackedDraft {
+  const first = spans[0] as BlockSpan;
+  const last = spans.at(-1) as BlockSpan;
   let text = first.text;
-  for (let i = 1; i < pieces.length; i++) text += (pieces[i] as Piece).gapBefore + (pieces[i] as Piece).text;
+  for (let i = 1; i < spans.length; i++) text += (spans[i] as BlockSpan).gapBefore + (spans[i] as BlockSpan).text;
   const heading = first.heading;
-  // A chunk of one piece whose size was measured exactly (a span of a long block, as the splitter measured it) is
+  // A chunk of one span whose size was measured exactly (a span of a long block, as the splitter measured it) is
   // not measured again.
-  const known = pieces.length === 1 && first.sizeExact === true ? first.size : undefined;
+  const known = spans.length === 1 && first.sizeExact === true ? first.size : undefined;
   const { size, embedText } = measure.chunk(heading, first.prefix, text, last.suffix, true, known);
-  const oversizedReason = pieces.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
-  const oversized = oversizedReason !== undefined && size > measure.limit;
+  const oversizedReason = spans.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
+  const oversized = oversizedReason !== undefined && size > measure.maxSize;
   const pageStart = first.page;
-  const pageEnd = pieces.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
+  const pageEnd = spans.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
   return {
     text,
     start: first.start,
@@ -72,40 +72,40 @@ export function buildDraft(pieces: readonly Piece[], section: number, measure: C
     prefix: first.prefix,
     suffix: last.suffix,
     ...(pageStart !== undefined ? { pageStart, pageEnd: pageEnd ?? pageStart } : {}),
-    metadata: metadataOf(pieces, oversized ? oversizedReason : undefined),
+    metadata: metadataOf(spans, oversized ? oversizedReason : undefined),
     ...(oversized ? { oversized: true } : {}),
     ...(embedText !== undefined ? { embedText } : {}),
     section,
     gapBefore: first.gapBefore,
-    pieces: pieces.map(markOf),
+    spans: spans.map(markOf),
   };
 }
 
-/** Where a chunk may start in a piece. */
-function markOf(p: Piece): PieceMark {
+/** Where a chunk may start in a span. */
+function markOf(p: BlockSpan): SpanMark {
   const starts = p.prefix !== '' ? 'none' : isProse(p.kind) ? 'words' : p.kind === 'list' ? 'items' : 'none';
   return { start: p.start, end: p.end, heading: p.heading, starts, opens: p.prefix === '', ...(p.page !== undefined ? { page: p.page } : {}) };
 }
 
-/** The union of what the pieces of a chunk contain. */
-function metadataOf(pieces: readonly Piece[], oversizedReason: string | undefined): ChunkMetadata {
+/** The union of what the spans of a chunk contain. */
+function metadataOf(spans: readonly BlockSpan[], oversizedReason: string | undefined): ChunkMetadata {
   const kinds: BlockKind[] = [];
   const languages: string[] = [];
   const images: string[] = [];
   let fallback = false;
-  for (const p of pieces) {
+  for (const p of spans) {
     if (!kinds.includes(p.kind)) kinds.push(p.kind);
     for (const l of p.languages) if (l !== '' && !languages.includes(l)) languages.push(l);
     for (const i of p.images) if (!images.includes(i)) images.push(i);
     fallback ||= p.fallback !== undefined;
   }
   return {
-    hasCode: pieces.some((p) => p.hasCode),
-    hasTable: pieces.some((p) => p.hasTable),
-    hasList: pieces.some((p) => p.hasList),
+    hasCode: spans.some((p) => p.hasCode),
+    hasTable: spans.some((p) => p.hasTable),
+    hasList: spans.some((p) => p.hasList),
     hasImage: images.length > 0,
-    hasFormula: pieces.some((p) => p.hasFormula),
-    isSplit: pieces.some((p) => p.isSplit),
+    hasFormula: spans.some((p) => p.hasFormula),
+    isSplit: spans.some((p) => p.isSplit),
     kinds,
     languages,
     images,

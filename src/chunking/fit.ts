@@ -1,51 +1,51 @@
 /**
- * The fit search every packing step runs: take consecutive units (pieces of a block, rows, lines, words) while
- * an estimate of their size stays within bounds, measure the run once exactly, and give back units from its tail
- * in the rare case the estimate was short. The packer, the table, list and line cutting, the TextSplitter and the
- * word windows of the simpler strategies all run this one search, on one cached measure.
+ * The fit search every cut runs to pick where a run of spans ends: take consecutive spans (the spans of a block at
+ * some level, or the words of a window) while an estimate of their size stays within the budget's `desired`,
+ * measure the run once exactly, and give back spans from its tail in the rare case the estimate was short of
+ * `max`. The cutting engine (`pack.ts`), and through it the table, list, code and text cuts and the TextSplitter,
+ * and the word windows of the simpler strategies all run this one search, on one cached measure.
  *
- * Estimates come in two forms. Where every unit has been measured once already (pieces, rows, lines), a run grows
- * one unit at a time by adding those sizes (`units`). Where measuring every unit would cost more than the search
- * (the words of a window), a run grows by doubling the units it takes and then narrowing between the last step
- * that fitted and the first that did not, measuring only the units added (`pieces`).
+ * Estimates come in two forms. Where every span has been measured once already (the spans of a cut), a run grows
+ * one span at a time by adding those sizes (`one-by-one`). Where measuring every span would cost more than the
+ * search (the words of a window), a run grows by doubling the spans it takes and then narrowing between the last
+ * step that fitted and the first that did not, measuring only the spans added (`doubling`).
  */
 import type { Sizer } from '../protocols.js';
+import type { Budget } from './budget.js';
 
 /** How a run grows before it is measured whole. */
 export type Grow =
-  /** One unit at a time: `added(k, k)` is unit `k`'s own estimate (with the gap before it, past the first). */
-  | { readonly kind: 'units' }
+  /** One span at a time: `added(k, k)` is span `k`'s own estimate (with the gap before it, past the first). */
+  | { readonly kind: 'one-by-one' }
   /**
-   * By doubling from `guess` units, then narrowing by the measured rate and by halves: `added(a, b)` measures units
+   * By doubling from `guess` spans, then narrowing by the measured rate and by halves: `added(a, b)` measures spans
    * `a..b` joined at the end of the run, and is the only call made while growing.
    */
-  | { readonly kind: 'pieces'; readonly guess: number };
+  | { readonly kind: 'doubling'; readonly guess: number };
 
-/** One fit search: a run starting at `first` that fits. */
+/** One fit search: a run starting at span `first` that fits its budget. */
 export interface RunSearch {
   readonly first: number;
-  /** The last unit known. */
+  /** The last span known. */
   readonly last: number;
   /**
-   * True when no unit after `last` will come: otherwise a run that would need one is not decided (`need`), so that
+   * True when no span after `last` will come: otherwise a run that would need one is not decided (`need`), so that
    * the result never depends on how much of a stream has arrived.
    */
   readonly final: boolean;
-  /** Estimated size of units `from..to` joined at the end of a run that ends at `from - 1` (alone when `from` is `first`). */
+  /** Estimated size of spans `from..to` joined at the end of a run that ends at `from - 1` (alone when `from` is `first`). */
   added(from: number, to: number): number;
-  /** Bound on the estimate. */
-  readonly estimateLimit: number;
   /** Exact size of the run `first..to`, as it will be seen. */
   exact(to: number): number;
-  /** Bound on the exact size. */
-  readonly limit: number;
+  /** The estimate is bound by `desired`, the exact size by `max`. */
+  readonly budget: Budget;
   readonly grow: Grow;
-  /** Measure a run of one unit too (it is taken whatever it measures, but its size may be wanted). Default true. */
-  readonly measureSingle?: boolean;
+  /** The size of span `first` alone, when known: a run of it alone is taken whatever it measures, and not measured. */
+  readonly single?: number;
   /** The run may be empty (end at `first - 1`) when not even `first` fits; by default it always holds `first`. */
   readonly allowEmpty?: boolean;
   /**
-   * Picks where a run that the next unit does not fit ends, in `first..last` by the estimate, before it is
+   * Picks where a run that the next span does not fit ends, in `first..last` by the estimate, before it is
    * measured: a cut chosen by content (`content-cuts.ts`). By default the run ends at `last`.
    */
   choose?(first: number, last: number): number;
@@ -54,45 +54,46 @@ export interface RunSearch {
 /** What a fit search found. */
 export type RunFound =
   /**
-   * The run is `first..last` (`first - 1` for an empty run); `size` is its exact size (undefined for a single unit
-   * with `measureSingle` off, and for an empty run).
+   * The run is `first..last` (`first - 1` for an empty run); `size` is its exact size (`single` for a run of span
+   * `first` alone, undefined for an empty run).
    */
   | { readonly last: number; readonly size: number | undefined }
-  /** Units up to `need` must be known before the run can be decided. */
+  /** Spans up to `need` must be known before the run can be decided. */
   | { readonly last: null; readonly need: number };
 
 /**
- * Runs a fit search: the longest run from `first` whose estimate stays within `estimateLimit`, then, measured
- * exactly, shrunk to its longest prefix within `limit`. The run always holds `first`, so every search advances,
- * whatever the sizer returns.
+ * Runs a fit search: the longest run from `first` whose estimate stays within `budget.desired`, then, measured
+ * exactly, shrunk to its longest prefix within `budget.max`. The run always holds `first`, so every search
+ * advances, whatever the sizer returns.
  */
 export function fitRun(search: RunSearch): RunFound {
-  const grown = search.grow.kind === 'units' ? growByUnits(search) : growByPieces(search, search.grow.guess);
+  const grown = search.grow.kind === 'one-by-one' ? growOneByOne(search) : growByDoubling(search, search.grow.guess);
   if (grown.last === null) return grown;
-  const lowest = search.allowEmpty === true ? search.first - 1 : search.first;
+  const { first, budget } = search;
+  const lowest = search.allowEmpty === true ? first - 1 : first;
   let last = grown.last;
-  if (search.choose !== undefined && last > search.first && last < search.last) last = Math.max(search.first, Math.min(last, search.choose(search.first, last)));
-  if (last < search.first) return { last, size: undefined };
-  if (last === search.first && search.measureSingle === false) return { last, size: undefined };
-  // Each run is measured once, however often the shrinking asks.
+  if (search.choose !== undefined && last > first && last < search.last) last = Math.max(first, Math.min(last, search.choose(first, last)));
+  // Each run is measured once, however often the shrinking asks; a lone span of known size not at all.
   const measured = new Map<number, number>();
   const exact = (to: number): number => {
+    if (to === first && search.single !== undefined) return search.single;
     let n = measured.get(to);
     if (n === undefined) measured.set(to, (n = search.exact(to)));
     return n;
   };
-  if (exact(last) > search.limit && last > lowest) last = longestFitting(lowest, last, (to) => to < search.first || exact(to) <= search.limit);
-  return { last, size: last < search.first ? undefined : exact(last) };
+  if (last < first) return { last, size: undefined };
+  if (last > lowest && exact(last) > budget.max) last = longestFitting(lowest, last, (to) => to < first || exact(to) <= budget.max);
+  return { last, size: last < first ? undefined : exact(last) };
 }
 
-/** `fitRun` over units that are all known: always decided. */
+/** `fitRun` over spans that are all known: always decided. */
 export function fitKnown(search: Omit<RunSearch, 'final'>): { readonly last: number; readonly size: number | undefined } {
   return fitRun({ ...search, final: true }) as { readonly last: number; readonly size: number | undefined };
 }
 
 /**
  * The largest `to` in `[first, last)` for which `fits(to)` holds, `first` when none does: `last - 1` is tried
- * first (an estimate is rarely short by more than a unit), then the rest is bisected.
+ * first (an estimate is rarely short by more than a span), then the rest is bisected.
  */
 export function longestFitting(first: number, last: number, fits: (to: number) => boolean): number {
   if (last - 1 <= first || fits(last - 1)) return Math.max(first, last - 1);
@@ -121,8 +122,32 @@ export function earliestFitting(count: number, fits: (index: number) => boolean)
   return lo;
 }
 
-/** Adds unit estimates one at a time while the sum stays within the bound. */
-function growByUnits(s: RunSearch): RunFound {
+/**
+ * The largest `n` in `[1, count]` for which `fits(n)` holds, given that `fits(1)` does: `n` doubles until it does
+ * not fit (or reaches `count`), then the last step is bisected. For a run whose every length must be measured
+ * whole (the grapheme clusters of one long word), it takes about twice the logarithm of the answer in measures.
+ */
+export function gallop(count: number, fits: (n: number) => boolean): number {
+  let good = 1;
+  let bad = 0;
+  while (good < count) {
+    const next = Math.min(good * 2, count);
+    if (!fits(next)) {
+      bad = next;
+      break;
+    }
+    good = next;
+  }
+  while (bad > good + 1) {
+    const mid = (good + bad) >> 1;
+    if (fits(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
+}
+
+/** Adds span estimates one at a time while the sum stays within `desired`. */
+function growOneByOne(s: RunSearch): RunFound {
   let to = s.first;
   let estimate = s.added(s.first, s.first);
   for (;;) {
@@ -131,18 +156,18 @@ function growByUnits(s: RunSearch): RunFound {
       return { last: to, size: undefined };
     }
     const grown = estimate + s.added(to + 1, to + 1);
-    if (grown > s.estimateLimit) return { last: to, size: undefined };
+    if (grown > s.budget.desired) return { last: to, size: undefined };
     estimate = grown;
     to++;
   }
 }
 
 /**
- * The next step of a doubling search: twice the last one, but no more than 90% of the units that the room left
+ * The next step of a doubling search: twice the last one, but no more than 90% of the spans that the room left
  * would hold at the rate measured so far, so that an additive sizer rarely overshoots and the narrowing stays short.
  */
-function nextStep(step: number, units: number, total: number, limit: number): number {
-  const estimate = total > 0 ? Math.floor(((limit - total) * units * 0.9) / total) : Number.POSITIVE_INFINITY;
+function nextStep(step: number, spans: number, total: number, limit: number): number {
+  const estimate = total > 0 ? Math.floor(((limit - total) * spans * 0.9) / total) : Number.POSITIVE_INFINITY;
   return Math.max(1, Math.min(step * 2, estimate));
 }
 
@@ -155,9 +180,9 @@ function splitPoint(lo: number, hi: number, share: number): number {
   return Math.min(hi - 1, Math.max(lo + 1, at));
 }
 
-/** Grows by doubling, measuring the pieces added, then narrows between the last fit and the first miss. */
-function growByPieces(s: RunSearch, guess: number): RunFound {
-  const limit = s.estimateLimit;
+/** Grows by doubling, measuring the spans added, then narrows between the last fit and the first miss. */
+function growByDoubling(s: RunSearch, guess: number): RunFound {
+  const limit = s.budget.desired;
   let fit = s.first - 1;
   let total = 0;
   // Four fifths of the last run's length usually fit: the search then only grows by small steps.
@@ -168,9 +193,9 @@ function growByPieces(s: RunSearch, guess: number): RunFound {
       if (!s.final) return { last: null, need: hi };
       hi = s.last;
     }
-    const piece = s.added(fit + 1, hi);
-    if (total + piece <= limit) {
-      total += piece;
+    const grown = s.added(fit + 1, hi);
+    if (total + grown <= limit) {
+      total += grown;
       fit = hi;
       if (fit === s.last) {
         if (!s.final) return { last: null, need: s.last + 1 };
@@ -180,7 +205,7 @@ function growByPieces(s: RunSearch, guess: number): RunFound {
       continue;
     }
     // The end lies in (fit, hi): narrow it, alternating a guess from the rate and a halving (log bound).
-    let rest = piece;
+    let rest = grown;
     let interpolate = true;
     while (hi - fit > 1) {
       const mid = splitPoint(fit, hi, interpolate && rest > 0 ? (limit - total) / rest : -1);
@@ -201,13 +226,13 @@ function growByPieces(s: RunSearch, guess: number): RunFound {
 }
 
 /**
- * The one cached measure of a chunking run: sizes of texts in the configured unit, and of the whitespace between
- * units, which repeats (`"\n\n"`, `"\n"`, `" "`) and is looked up rather than measured again.
+ * The one cached measure of a chunking run: sizes of texts in the size unit, and of the whitespace between
+ * spans, which repeats (`"\n\n"`, `"\n"`, `" "`) and is looked up rather than measured again.
  */
 export interface Measure {
   /** Size of `text`. */
   size(text: string): number;
-  /** Size of a gap of whitespace between units (`''` is 0), from a bounded cache. */
+  /** Size of a gap of whitespace between spans (`''` is 0), from a bounded cache. */
   gap(text: string): number;
 }
 

@@ -2,12 +2,12 @@
  * The default optimizer: fuses chunks below `minSize` with a neighbour of the same section when the result fits,
  * adds `overlap` by moving a chunk's start back into the previous chunk (so its text is still an exact slice), and
  * drops whitespace-only chunks. It never works across a split-level heading. It works on drafts: the sections and
- * piece starts it needs are theirs.
+ * span starts it needs are theirs.
  */
 import type { ChunkConfig } from '../config.js';
 import { countLineEndings } from '../unicode/lines.js';
 import type { ChunkMeasure } from './chunk-measure.js';
-import { mergeMetadata, type PackedDraft, type PieceMark } from './draft.js';
+import { mergeMetadata, type PackedDraft, type SpanMark } from './draft.js';
 import { earliestFitting } from './fit.js';
 
 /** Rewrites a window of one section's drafts. */
@@ -68,7 +68,7 @@ function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure):
 function join(a: PackedDraft, b: PackedDraft, m: ChunkMeasure): PackedDraft | null {
   const text = a.text + b.gapBefore + b.text;
   const { size, embedText } = m.chunk(a.heading, a.prefix, text, b.suffix);
-  if (size > m.limit) return null;
+  if (size > m.maxSize) return null;
   return {
     text,
     start: a.start,
@@ -84,7 +84,7 @@ function join(a: PackedDraft, b: PackedDraft, m: ChunkMeasure): PackedDraft | nu
     ...(embedText !== undefined ? { embedText } : {}),
     section: a.section,
     gapBefore: a.gapBefore,
-    pieces: [...a.pieces, ...b.pieces],
+    spans: [...a.spans, ...b.spans],
   };
 }
 
@@ -104,11 +104,11 @@ function isItemStart(text: string, rel: number): boolean {
   return ITEM_MARKER.test(text.slice(rel, rel + 12));
 }
 
-/** Places where a chunk may start inside `previous`: piece starts, and word starts inside prose pieces. */
+/** Places where a chunk may start inside `previous`: span starts, and word starts inside prose spans. */
 function startCandidates(previous: PackedDraft, from: number): number[] {
   const out: number[] = [];
   const text = previous.text;
-  for (const mark of previous.pieces) {
+  for (const mark of previous.spans) {
     if (mark.end <= from || mark.start >= previous.end) continue;
     if (mark.opens && mark.start >= from && mark.start >= previous.start) out.push(mark.start);
     if (mark.starts === 'none') continue;
@@ -121,7 +121,7 @@ function startCandidates(previous: PackedDraft, from: number): number[] {
 }
 
 /**
- * Moves `draft`'s start back into `previous` by up to `overlap` units, to the earliest piece or word start that
+ * Moves `draft`'s start back into `previous` by up to `overlap` units, to the earliest span or word start that
  * keeps both the overlap and the whole chunk within their limits. Chunks framed by a prefix, or following a chunk
  * that ends inside an open fence, keep their start: moving it would break the frame.
  */
@@ -135,17 +135,17 @@ function withOverlap(previous: PackedDraft, draft: PackedDraft, config: ChunkCon
   const headText = (s: number) => previous.text.slice(s - previous.start) + gap;
   const fits = (s: number): boolean => {
     if (m.size(headText(s)) > config.overlap) return false;
-    const heading = markAt(previous.pieces, s)?.heading ?? previous.heading;
-    return m.chunk(heading, '', headText(s) + draft.text, draft.suffix).size <= m.limit;
+    const heading = markAt(previous.spans, s)?.heading ?? previous.heading;
+    return m.chunk(heading, '', headText(s) + draft.text, draft.suffix).size <= m.maxSize;
   };
   // Sizes shrink as the start moves forward: find the earliest start that fits.
   const start = candidates[earliestFitting(candidates.length, (k) => fits(candidates[k] as number))];
   if (start === undefined) return draft;
-  const mark = markAt(previous.pieces, start);
+  const mark = markAt(previous.spans, start);
   const heading = mark?.heading ?? previous.heading;
   const text = headText(start) + draft.text;
   const { size, embedText } = m.chunk(heading, '', text, draft.suffix);
-  const covered = previous.pieces.filter((p) => p.end > start);
+  const covered = previous.spans.filter((p) => p.end > start);
   const metadata = covered.every((p) => p.starts === 'words') ? draft.metadata : mergeMetadata(previous.metadata, draft.metadata);
   const pageStart = mark?.page ?? draft.pageStart;
   return {
@@ -163,12 +163,12 @@ function withOverlap(previous: PackedDraft, draft: PackedDraft, config: ChunkCon
     ...(embedText !== undefined ? { embedText } : {}),
     section: draft.section,
     gapBefore: '',
-    pieces: [...covered.map((p) => (p.start < start ? { ...p, start } : p)), ...draft.pieces],
+    spans: [...covered.map((p) => (p.start < start ? { ...p, start } : p)), ...draft.spans],
   };
 }
 
-function markAt(marks: readonly PieceMark[], offset: number): PieceMark | undefined {
-  let found: PieceMark | undefined;
+function markAt(marks: readonly SpanMark[], offset: number): SpanMark | undefined {
+  let found: SpanMark | undefined;
   for (const mark of marks) if (mark.start <= offset) found = mark;
   return found;
 }

@@ -8,7 +8,7 @@ import { createChunkMeasure } from '../../src/chunking/chunk-measure.js';
 import { buildDraft, type PackedDraft } from '../../src/chunking/draft.js';
 import { NO_HEADING } from '../../src/chunking/heading-tracker.js';
 import { createDefaultOptimizer } from '../../src/chunking/optimizer.js';
-import { wholePiece } from '../../src/chunking/pieces.js';
+import { wholeSpan } from '../../src/chunking/block-spans.js';
 import { charSizer } from '../../src/chunking/sizers/basic.js';
 import { handMade, words, type BlockSpec } from '../support/blocks.js';
 
@@ -17,7 +17,7 @@ function drafts(specs: readonly (BlockSpec & { section?: number })[], options: C
   const config = normalizeOptions({ unit: 'chars', ...options });
   const measure = createChunkMeasure(config, charSizer);
   const { text, blocks } = handMade(specs);
-  const made = blocks.map((b, i) => buildDraft([wholePiece({ ...b, heading: NO_HEADING }, b.text.length)], specs[i]?.section ?? 0, measure));
+  const made = blocks.map((b, i) => buildDraft([wholeSpan({ ...b, heading: NO_HEADING }, b.text.length)], specs[i]?.section ?? 0, measure));
   const optimizer = createDefaultOptimizer(measure);
   return { text, drafts: made, optimize: (d) => optimizer.optimize(d, config) };
 }
@@ -29,7 +29,7 @@ describe('the default optimizer', () => {
     const { text, drafts: d, optimize } = drafts([p(words(10)), p('tiny'), p(words(12, 10))], { maxSize: 60, minSize: 10 });
     const out = optimize(d);
     expect(out.map((x) => x.text)).toEqual([`${words(10)}\n\ntiny`, words(12, 10)]);
-    expect(out[0]?.pieces.length).toBe(2);
+    expect(out[0]?.spans.length).toBe(2);
     expect(out.every((x) => text.slice(x.start, x.end) === x.text)).toBe(true);
     // A small first draft goes into the next one.
     const first = drafts([p('tiny'), p(words(10))], { maxSize: 60, minSize: 10 });

@@ -7,8 +7,9 @@ import { normalizeOptions, type ChunkOptions } from '../../src/config.js';
 import { pipeCores, runCore } from '../../src/core.js';
 import { resolveDeps } from '../../src/chunking/chunker.js';
 import type { PackedDraft } from '../../src/chunking/draft.js';
-import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
-import { createPacker } from '../../src/chunking/packer.js';
+import { createHeadingStage, NO_HEADING } from '../../src/chunking/heading-tracker.js';
+import { wholeSpan, type BlockSpan } from '../../src/chunking/block-spans.js';
+import { addSpan, createPacker, createPackerState, emitSpans, flush, packBlock, strandsHeadings } from '../../src/chunking/packer.js';
 import type { Block } from '../../src/types.js';
 import { handMade, words, type BlockSpec } from '../support/blocks.js';
 
@@ -39,7 +40,7 @@ describe('createPacker', () => {
     expect(drafts[1]?.heading.path).toEqual(['Deep']);
   });
 
-  it('cuts a block too large for a chunk, its first piece filling the room the chunk in the making leaves', () => {
+  it('cuts a block too large for a chunk, its first span filling the room the chunk in the making leaves', () => {
     const { text, blocks } = handMade([p(words(8)), p(words(60, 8))]);
     const drafts = pack(blocks, { maxSize: 100, targetSize: 90 });
     expect(drafts.length).toBeGreaterThan(2);
@@ -48,11 +49,11 @@ describe('createPacker', () => {
     expect(drafts.slice(1).every((d) => d.metadata.isSplit)).toBe(true);
   });
 
-  it('gives each draft its gap and where a chunk may start inside each of its pieces', () => {
+  it('gives each draft its gap and where a chunk may start inside each of its spans', () => {
     const { blocks } = handMade([p(words(3)), { kind: 'code', text: '```js\nx = 1;\n```' }, { kind: 'list', text: '- a\n- b' }, { kind: 'table', text: '| h |\n| - |\n| 1 |' }]);
     const [draft] = pack(blocks, { maxSize: 200, targetSize: 200 });
-    expect(draft?.pieces.map((m) => m.starts)).toEqual(['words', 'none', 'items', 'none']);
-    expect(draft?.pieces.every((m) => m.opens)).toBe(true);
+    expect(draft?.spans.map((m) => m.starts)).toEqual(['words', 'none', 'items', 'none']);
+    expect(draft?.spans.every((m) => m.opens)).toBe(true);
     expect(draft?.gapBefore).toBe('');
     expect(draft?.metadata).toMatchObject({ hasCode: true, hasList: true, hasTable: true, kinds: ['paragraph', 'code', 'list', 'table'], languages: ['js'] });
   });
@@ -75,5 +76,38 @@ describe('createPacker', () => {
     expect(drafts.every((d) => d.text === d.text.trimEnd())).toBe(true);
     const next = drafts.find((d) => d.text.includes(words(3, 40)));
     expect(next?.text.startsWith(words(3, 40)) ? next.gapBefore : next?.text).toContain(`  \n\n`);
+  });
+});
+
+describe('the packer’s steps, alone', () => {
+  const config = normalizeOptions({ unit: 'chars', minSize: 0, maxSize: 60, targetSize: 60 });
+  const state = () => createPackerState(config, resolveDeps(config));
+  const spanOf = (block: Block | undefined): BlockSpan => wholeSpan({ ...(block as Block), heading: NO_HEADING }, (block as Block).text.length);
+
+  it('strandsHeadings: a heading ending the chunk in the making, and a span too large to go with it', () => {
+    const { blocks } = handMade([{ kind: 'heading', depth: 3, text: '### Title' }, p(words(5)), p(words(20, 5))]);
+    const packer = state();
+    addSpan(packer, spanOf(blocks[0]));
+    expect(strandsHeadings(packer, spanOf(blocks[1]))).toBe(false);
+    expect(strandsHeadings(packer, spanOf(blocks[2]))).toBe(true);
+  });
+
+  it('emitSpans: a span over the limit once measured is cut smaller, and every draft fits', () => {
+    const { blocks } = handMade([p(words(20))]);
+    const packer = state();
+    // Its size as given is far below what it measures: the estimate was short.
+    emitSpans(packer, [{ ...spanOf(blocks[0]), size: 10 }]);
+    expect(packer.out.length).toBeGreaterThan(1);
+    expect(packer.out.every((d) => d.size <= 60)).toBe(true);
+    expect(packer.out.map((d) => d.text).join(' ')).toBe(words(20));
+  });
+
+  it('packBlock and flush: a block into the chunk in the making, then out as a draft of its section', () => {
+    const { blocks } = handMade([{ kind: 'heading', depth: 1, text: '# A' }, p(words(3))]);
+    const packer = state();
+    for (const block of blocks) packBlock(packer, block);
+    expect(packer.out).toEqual([]);
+    flush(packer, false);
+    expect(packer.out.map((d) => [d.text, d.section])).toEqual([[`# A\n\n${words(3)}`, 1]]);
   });
 });

@@ -1,4 +1,4 @@
-/** Pieces the strategy chunkers share: option checks and surrogate tests. */
+/** What the strategy chunkers share: option checks and surrogate tests. */
 import { invalidOption } from '../../config.js';
 import { toSizer, type Sizer, type SizerLike } from '../../protocols.js';
 import type { ChunkOwner } from '../chunk-factory.js';

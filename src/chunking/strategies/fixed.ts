@@ -34,7 +34,7 @@ function nextCut(text: string, pos: number, n: number, final: boolean): number |
 }
 
 /**
- * The fixed-size core: text pieces in (any split, surrogate pairs included), chunks out. Holds at most one
+ * The fixed-size core: text in writes of any size (a surrogate pair split between two included), chunks out. Holds at most one
  * write plus `n` units.
  */
 export function createFixedSizeCore(n: number, owner: ChunkOwner, sizer?: Sizer): Core<string, Chunk> {

@@ -1,7 +1,7 @@
 /**
  * The markers strategy, the classic "mixed strategy": split at a marker (`\n\n`, a heading prefix, `\n==` for
- * AsciiDoc sections), split any piece above `maxSize` at the next marker in the list or, failing that, between
- * words, then merge any piece below `minSize` into the next. Every chunk is an exact source slice with the
+ * AsciiDoc sections), split any span above `maxSize` at the next marker in the list or, failing that, between
+ * words, then merge any span below `minSize` into the next. Every chunk is an exact source slice with the
  * whitespace around it left out.
  */
 import { invalidOption } from '../../config.js';
@@ -17,11 +17,11 @@ import { findWindowEnd, type WordView } from './word-search.js';
 
 /** Options of `byMarkers`. */
 export interface MarkersOptions {
-  /** Where to cut, in order of preference. A string matches literally; a piece starts at the marker. Default `['\n\n']`. */
+  /** Where to cut, in order of preference. A string matches literally; a span starts at the marker. Default `['\n\n']`. */
   markers?: readonly (string | RegExp)[];
-  /** Pieces below this are merged into the next one (into the previous one at the end) when the result fits. Default 0. */
+  /** Spans below this are merged into the next one (into the previous one at the end) when the result fits. Default 0. */
   minSize?: number;
-  /** Pieces above this are split further. Required, > 0. */
+  /** Spans above this are split further. Required, > 0. */
   maxSize: number;
   /** Measures text; default UTF-16 code units. */
   sizer?: SizerLike;
@@ -59,11 +59,11 @@ export function markerCuts(text: string, from: number, to: number, marker: strin
     for (let i = text.indexOf(marker, from + 1); i !== -1 && i < to; i = text.indexOf(marker, i + 1)) cuts.push(i);
     return cuts;
   }
-  // A private global copy: the caller's regex keeps its lastIndex, and `^`/lookbehinds see only this piece.
+  // A private global copy: the caller's regex keeps its lastIndex, and `^`/lookbehinds see only this text.
   const re = new RegExp(marker.source, marker.flags.replace(/[gy]/g, '') + 'g');
-  const piece = text.slice(from, to);
-  for (let m = re.exec(piece); m !== null; m = re.exec(piece)) {
-    if (m.index > 0 && m.index < piece.length) cuts.push(from + m.index);
+  const part = text.slice(from, to);
+  for (let m = re.exec(part); m !== null; m = re.exec(part)) {
+    if (m.index > 0 && m.index < part.length) cuts.push(from + m.index);
     // An empty match (a lookahead) would match again at the same place.
     if (m[0].length === 0) re.lastIndex++;
   }
@@ -85,13 +85,13 @@ const WORD = /\S+/g;
 function packWords(text: string, span: Span, config: MarkersConfig): Span[] {
   const starts: number[] = [];
   const ends: number[] = [];
-  const piece = text.slice(span.start, span.end);
+  const slice = text.slice(span.start, span.end);
   WORD.lastIndex = 0;
-  for (let m = WORD.exec(piece); m !== null; m = WORD.exec(piece)) {
+  for (let m = WORD.exec(slice); m !== null; m = WORD.exec(slice)) {
     starts.push(m.index);
     ends.push(m.index + m[0].length);
   }
-  const view: WordView = { text: piece, starts, ends };
+  const view: WordView = { text: slice, starts, ends };
   const measure = (t: string): number => config.sizer.size(t);
   const out: Span[] = [];
   let guess = 0;
@@ -105,7 +105,7 @@ function packWords(text: string, span: Span, config: MarkersConfig): Span[] {
   return out;
 }
 
-/** Splits a span at `markers[level]`, then each piece still above `maxSize` at the following markers. */
+/** Splits a span at `markers[level]`, then each span still above `maxSize` at the following markers. */
 function splitSpan(text: string, span: Span, level: number, config: MarkersConfig, out: Span[], always: boolean): void {
   const trimmed = trimSpan(text, span.start, span.end);
   if (trimmed === null) return;
@@ -125,7 +125,7 @@ function splitSpan(text: string, span: Span, level: number, config: MarkersConfi
   }
 }
 
-/** Merges pieces below `minSize` into the next (the last into the previous) when the result fits `maxSize`. */
+/** Merges spans below `minSize` into the next (the last into the previous) when the result fits `maxSize`. */
 function mergeSmall(text: string, spans: Span[], config: MarkersConfig): { span: Span; size: number }[] {
   const size = (s: Span): number => config.sizer.size(text.slice(s.start, s.end));
   const out: { span: Span; size: number }[] = [];
@@ -163,10 +163,10 @@ function mergeSmall(text: string, spans: Span[], config: MarkersConfig): { span:
 }
 
 /**
- * Creates the markers strategy. The text is always split at the first marker; a piece above `maxSize` is split
+ * Creates the markers strategy. The text is always split at the first marker; a span above `maxSize` is split
  * at the next marker in the list, and past the last marker between words (a single word longer than `maxSize`
- * stands alone, flagged `oversized`); then each piece below `minSize` is merged into the next one when the
- * merged piece fits `maxSize` (a last small piece goes into the previous one). A piece starts at its marker;
+ * stands alone, flagged `oversized`); then each span below `minSize` is merged into the next one when the
+ * merged span fits `maxSize` (a last small span goes into the previous one). A span starts at its marker;
  * whitespace around a chunk is left out of it. Empty or whitespace-only text gives no chunks.
  *
  * ```ts
@@ -201,15 +201,15 @@ export function byMarkers(options: MarkersOptions): Chunker {
 export const MARKERS_MAX_CHARS = 64 * 1024 * 1024;
 
 /**
- * The markers strategy as a core over text written in pieces. A cut at a later marker can depend on text far
+ * The markers strategy as a core over text written in any number of writes. A cut at a later marker can depend on text far
  * ahead, so the text is held whole, up to `maxChars` UTF-16 units, and chunked at the end.
  */
 export function createMarkersCore(options: MarkersOptions, owner: ChunkOwner, maxChars = MARKERS_MAX_CHARS): Core<string, Chunk> {
   const chunker = byMarkers(options);
   let text = '';
   return {
-    write(piece) {
-      text += piece;
+    write(written) {
+      text += written;
       if (text.length > maxChars) {
         throw new ChunkError('ERR_BUFFER_OVERFLOW', `The markers strategy holds the whole document, which passed ${maxChars} characters; use the window or semantic strategy for larger inputs`);
       }

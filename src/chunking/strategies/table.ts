@@ -28,7 +28,7 @@ export interface TextStrategy extends StrategyBase {
   readonly input: 'text';
   /** Its chunker over one whole source. */
   chunker(config: ChunkConfig, sizer: Sizer): Chunker;
-  /** Its core over text written in pieces, in bounded memory where the strategy allows it. */
+  /** Its core over text written in any number of writes, in bounded memory where the strategy allows it. */
   core(config: ChunkConfig, sizer: Sizer, owner: ChunkOwner): Core<string, Chunk>;
 }
 
@@ -67,7 +67,7 @@ export const STRATEGIES: readonly Strategy[] = [
   },
   {
     name: 'markers',
-    summary: 'cut at markers, split pieces above maxSize at the next marker or between words, merge those below minSize',
+    summary: 'cut at markers, split spans above maxSize at the next marker or between words, merge those below minSize',
     options: ['markers'],
     input: 'text',
     chunker: (config, sizer) => byMarkers(markersOf(config, sizer)),

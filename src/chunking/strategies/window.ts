@@ -52,7 +52,7 @@ export function normalizeSlidingWindow(options: SlidingWindowOptions): SlidingWi
 const WORD = /\S+/g;
 
 /**
- * The sliding-window core: text pieces in, windows out, holding only the text from the current window's first
+ * The sliding-window core: text in writes of any size, windows out, holding only the text from the current window's first
  * word to the end of what was written (plus at most one write). The windows do not depend on how the text was
  * split into writes.
  */

@@ -1,5 +1,5 @@
 /**
- * Searches over word positions with few sizer calls: the fit search (`../fit.ts`) growing by pieces. A window's
+ * Searches over word positions with few sizer calls: the fit search (`../fit.ts`) growing by doubling. A window's
  * end is found by doubling the number of words taken, then narrowing the last step; each call measures only the
  * words added (with the whitespace before them), and the found window is measured once as a whole to confirm. For
  * a sizer that is additive across whitespace (characters, words, and tokens up to rare merges across a space) a
@@ -48,12 +48,11 @@ export function findWindowEnd(
     first,
     last: known,
     final,
-    // Words a..b with the whitespace before a, so that consecutive pieces concatenate to the window text.
+    // Words a..b with the whitespace before a, so that consecutive runs concatenate to the window text.
     added: (a, b) => size(view.text.slice(a === first ? (view.starts[a] as number) : (view.ends[a - 1] as number), view.ends[b] as number)),
-    estimateLimit: limit,
     exact: (to) => size(wordSlice(view, first, to)),
-    limit,
-    grow: { kind: 'pieces', guess },
+    budget: { desired: limit, max: limit },
+    grow: { kind: 'doubling', guess },
   });
   return found.last === null ? found : { last: found.last, size: found.size as number };
 }
@@ -77,12 +76,11 @@ export function findOverlapStart(
     last: last - (first + 1),
     final: true,
     allowEmpty: true,
-    // Words last-b..last-a with the whitespace after them: pieces that concatenate, right to left, to the tail text.
+    // Words last-b..last-a with the whitespace after them: runs that concatenate, right to left, to the tail text.
     added: (a, b) => size(view.text.slice(view.starts[last - b] as number, a === 0 ? (view.ends[last] as number) : (view.starts[last - a + 1] as number))),
-    estimateLimit: overlap,
     exact: (to) => size(wordSlice(view, last - to, last)),
-    limit: overlap,
-    grow: { kind: 'pieces', guess },
+    budget: { desired: overlap, max: overlap },
+    grow: { kind: 'doubling', guess },
   });
   return last - (found.last as number);
 }

@@ -1,0 +1,162 @@
+/**
+ * Packing: the one search that picks where each span of a cut ends. The spans a descent kept (`levels.ts`) are
+ * joined, in order, into runs within their budget by the fit search (`fit.ts`): estimated sizes are added up to
+ * the budget's `desired`, the run is measured once as it will be seen (with its frame) and given back from its tail
+ * in the rare case it is over `max`. Where the next span does not fit, the run ends where the content says
+ * (`content-cuts.ts`): at a blank line before a weaker boundary, then where the hash of the text marks it, so that
+ * an edit above does not move every later cut. Tables, lists, code, prose and the TextSplitter are all packed here.
+ */
+import { sizeUpTo, type Sizer } from '../protocols.js';
+import { holdsBlankLine } from '../unicode/lines.js';
+import { textHash } from '../unicode/text-hash.js';
+import type { Budget, CutBudget } from './budget.js';
+import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
+import { fitKnown, type Grow } from './fit.js';
+import type { LevelSpan } from './levels.js';
+
+/** What a cut adds around its spans for the embedder (a table's header rows, a fence's opening and closing lines). */
+export interface Frame {
+  /** Added before every span but the first, and before the first too with `prefixFirst`. */
+  readonly prefix: string;
+  /** Added after every span but the last, and after the last too with `suffixLast`; every span is measured with it. */
+  readonly suffix: string;
+  /** The cut continues a construct the parser cut, whose opening its text lacks: its first span is framed too. */
+  readonly prefixFirst: boolean;
+  /** The construct goes on in the next part the parser cut: its last span is closed too. */
+  readonly suffixLast: boolean;
+}
+
+/** A frame with the sizes of its prefix and suffix, each measured alone (`0` for none). */
+export interface MeasuredFrame extends Frame {
+  readonly prefixSize: number;
+  readonly suffixSize: number;
+}
+
+/** No frame: what the text levels and a list add around a span. */
+export const NO_FRAME: MeasuredFrame = Object.freeze({ prefix: '', suffix: '', prefixFirst: false, suffixLast: false, prefixSize: 0, suffixSize: 0 });
+
+/** A span packing made of a run of spans. */
+export interface PackedSpan {
+  readonly start: number;
+  readonly end: number;
+  /** Its size without its frame: exact when it was measured without one, else the measure less the frame's sizes. */
+  readonly size: number;
+  readonly sizeExact: boolean;
+  /** It gets the frame's prefix. */
+  readonly framed: boolean;
+  /** It holds a span the TextSplitter cut out of a block level's span. */
+  readonly fallback: boolean;
+  /** It is a span packed alone, without the frame. */
+  readonly standsAlone: boolean;
+}
+
+/** How the spans of one family are packed. */
+export interface PackRules {
+  readonly text: string;
+  readonly budgets: CutBudget;
+  readonly frame: MeasuredFrame;
+  /** Measures runs as they will be seen. */
+  readonly sizer: Sizer;
+  /** The room the spans were cut to fit. */
+  readonly room: number;
+  /** Size of a span that opens a run, without the whitespace before it. */
+  alone(span: LevelSpan): number;
+  /** What `spans[k]` adds to a run that holds `spans[k - 1]`. */
+  joined(spans: readonly LevelSpan[], k: number): number;
+  /** Strength of the boundary before a span at `level` where no blank line comes before it (a blank line beats all). */
+  strength(level: number): number;
+  /**
+   * The spans one level below `span`, which opens a run and does not fit the room alone (it did only with the
+   * whitespace before it: a word that is one token after a space and two without); undefined when its level is
+   * the lowest. Each round goes one level deeper, so packing ends.
+   */
+  cutAgain?(span: LevelSpan): LevelSpan[] | undefined;
+}
+
+/** Strength of a boundary after a blank line: above every level's. */
+export const BLANK_LINE_STRENGTH = 5;
+
+const ONE_BY_ONE: Grow = { kind: 'one-by-one' };
+
+/**
+ * Packs `spans` into runs, each within its budget with its frame: greedily by estimate, the end chosen by content,
+ * each run measured once. With `firstOnly`, only the first run is made.
+ */
+export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOnly = false): PackedSpan[] {
+  const out: PackedSpan[] = [];
+  let all = spans;
+  let i = 0;
+  let boundary = -1;
+  while (i < all.length) {
+    const opening = all[i] as LevelSpan;
+    if (opening.standsAlone) {
+      out.push({ start: opening.start, end: opening.end, size: opening.size, sizeExact: true, framed: false, fallback: opening.fallback, standsAlone: true });
+      i++;
+      continue;
+    }
+    const alone = rules.alone(opening);
+    const below = alone <= rules.room ? undefined : rules.cutAgain?.(opening);
+    if (below !== undefined) {
+      // concat, not splice(...below): a spread of many thousands of arguments overflows the stack.
+      all = all.slice(0, i).concat(below, all.slice(i + 1));
+      boundary = -1;
+      continue;
+    }
+    if (boundary < i) boundary = nextStandingAlone(all, i);
+    const run = packRun(all, i, boundary - 1, out.length, alone, rules);
+    out.push(run.span);
+    if (firstOnly) break;
+    i = run.last + 1;
+  }
+  return out;
+}
+
+/** The index of the first span at or after `from` packed alone, or the number of spans. */
+function nextStandingAlone(spans: readonly LevelSpan[], from: number): number {
+  let k = from;
+  while (k < spans.length && !(spans[k] as LevelSpan).standsAlone) k++;
+  return k;
+}
+
+/** The run that starts at `spans[from]` (which measures `alone` without its gap) and ends at `spans[last]` at the latest. */
+function packRun(spans: readonly LevelSpan[], from: number, last: number, index: number, alone: number, rules: PackRules): { span: PackedSpan; last: number } {
+  const { frame, text, sizer } = rules;
+  const budget: Budget = index === 0 ? rules.budgets.first : rules.budgets.rest;
+  const prefix = index > 0 || frame.prefixFirst ? frame.prefix : '';
+  const framing = (prefix === '' ? 0 : frame.prefixSize) + frame.suffixSize;
+  const bare = prefix === '' && frame.suffix === '';
+  const desired = budget.desired - framing;
+  const added = (k: number): number => (k === from ? alone : rules.joined(spans, k));
+  const found = fitKnown({
+    first: from,
+    last,
+    added,
+    budget: { desired, max: budget.max },
+    // A run of one span is measured exactly (its size is kept); a longer one only up to the budget, past which it shrinks.
+    exact: (to) => {
+      const seen = prefix + text.slice((spans[from] as LevelSpan).start, (spans[to] as LevelSpan).end) + frame.suffix;
+      return to === from ? sizer.size(seen) : sizeUpTo(sizer, seen, budget.max);
+    },
+    single: bare ? alone : undefined,
+    grow: ONE_BY_ONE,
+    choose: (first, end) => contentDefinedLast({ first, last: end, added, valueBefore: (k) => placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(text, (spans[k] as LevelSpan).start)) }, CUT_LOW * desired),
+  });
+  const end = found.last;
+  let fallback = false;
+  for (let k = from; k <= end; k++) fallback ||= (spans[k] as LevelSpan).fallback;
+  const span: PackedSpan = {
+    start: (spans[from] as LevelSpan).start,
+    end: (spans[end] as LevelSpan).end,
+    size: Math.max(0, (found.size as number) - framing),
+    sizeExact: bare,
+    framed: prefix !== '',
+    fallback,
+    standsAlone: false,
+  };
+  return { span, last: end };
+}
+
+/** How good a place the start of `span` is to end a run before: after a blank line, then by its level. */
+function strengthBefore(span: LevelSpan, rules: PackRules): number {
+  return holdsBlankLine(rules.text, span.gapStart, span.start) ? BLANK_LINE_STRENGTH : rules.strength(span.level);
+}
