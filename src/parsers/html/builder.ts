@@ -16,12 +16,16 @@ import {
   createTable,
   endCell,
   endItem,
+  endQuoteItem,
+  endQuoteList,
   endRow,
   flowOf,
   listDraft,
   PART_SIZE,
   quoteDraft,
   startItem,
+  startQuoteItem,
+  startQuoteList,
   tableDraft,
   takeListPart,
   takeTablePart,
@@ -45,8 +49,8 @@ interface OpenElement {
   readonly name: string;
   /** It starts a subtree that is not content. */
   readonly dropped: boolean;
-  /** It started the current leaf or container. */
-  opened: 'leaf' | 'container' | null;
+  /** It started the current leaf or container, or a list or list item of a quote. */
+  opened: 'leaf' | 'container' | 'item' | null;
   /** It is a sectioning element (main, article, section): a `header` or `footer` inside belongs to it. */
   readonly sectioning: boolean;
   /** The region it starts, if any (main, an article). */
@@ -291,13 +295,21 @@ export class BlockBuilder implements TokenHandler {
       startItem(container, name);
       return;
     }
-    if (name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir') {
+    const isList = name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir';
+    if (container.kind === 'blockquote' && (isList || (isListItem(name) && container.lists.length > 0))) {
+      // A quote's list is laid out as a list block's (Node's docs quote their resolution algorithms as numbered lists).
+      if (isList) startQuoteList(container, name === 'ol', Number.parseInt(attributes.start ?? '1', 10) || 1);
+      else startQuoteItem(container, name);
+      element.opened = 'item';
+      return;
+    }
+    if (isList) {
       if (container.kind === 'list') container.lists.push({ ordered: name === 'ol', next: Number.parseInt(attributes.start ?? '1', 10) || 1 });
       else container.nestedList = true;
       flow.lineBreak();
       return;
     }
-    if (name === 'li' || name === 'dt' || name === 'dd') {
+    if (isListItem(name)) {
       flow.lineBreak();
       flow.writeMarkup('- ');
       return;
@@ -315,9 +327,9 @@ export class BlockBuilder implements TokenHandler {
       return;
     }
     if (name === 'blockquote' && container.kind === 'blockquote') {
+      // A quote in a quote is more of its text, one `> ` deeper; its end is not the end of the block.
       flow.paragraphBreak();
       flow.pushIndent('> ');
-      element.opened = 'container';
       return;
     }
     if (name === 'table' || name === 'tr') {
@@ -373,6 +385,11 @@ export class BlockBuilder implements TokenHandler {
       return;
     }
     const flow = container.flow;
+    if (container.kind === 'blockquote' && element.opened === 'item') {
+      if (isListItem(name)) endQuoteItem(container);
+      else endQuoteList(container);
+      return;
+    }
     if (container.kind === 'list' && (name === 'li' || name === 'dt' || name === 'dd') && container.open.length > 0) {
       endItem(container);
       const part = container.open.length === 0 ? takeListPart(container, at) : null;
@@ -381,6 +398,8 @@ export class BlockBuilder implements TokenHandler {
     }
     if (container.kind === 'list' && (name === 'ul' || name === 'ol' || name === 'dl' || name === 'menu' || name === 'dir') && container.lists.length > 1) {
       container.lists.pop();
+      // Text after a nested list is a new line of the item that holds it.
+      flow.lineBreak();
       return;
     }
     if (name === 'pre') flow.endVerbatim();
@@ -518,6 +537,10 @@ export class BlockBuilder implements TokenHandler {
     this.#warnings = [];
     return { warnings };
   }
+}
+
+function isListItem(name: string): boolean {
+  return name === 'li' || name === 'dt' || name === 'dd';
 }
 
 /** The depth of a heading: its `aria-level` (clamped to 1–6) when it has one, else its tag's. */

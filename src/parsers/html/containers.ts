@@ -63,6 +63,8 @@ export interface TableContainer extends ContainerBase {
 export interface QuoteContainer extends ContainerBase {
   readonly kind: 'blockquote';
   readonly flow: FlowText;
+  /** The lists open in it, outermost first, with the number of the next item: laid out as a list's items are. */
+  readonly lists: { ordered: boolean; next: number }[];
 }
 
 export type Container = ListContainer | TableContainer | QuoteContainer;
@@ -82,7 +84,7 @@ export function createTable(region: Region, sourceStart: number, depth: number):
 export function createQuote(region: Region, sourceStart: number, depth: number): QuoteContainer {
   const flow = new FlowText();
   flow.pushIndent('> ');
-  return { ...base(region, sourceStart, depth), kind: 'blockquote', flow };
+  return { ...base(region, sourceStart, depth), kind: 'blockquote', flow, lists: [] };
 }
 
 /** The flow text new text of `container` goes to (a table's current cell, opened when text comes outside one). */
@@ -117,13 +119,21 @@ function continuation(container: Container, next: boolean, cut: 'item' | 'row', 
 
 /** A list item starts: a new line with its marker. */
 export function startItem(list: ListContainer, name: string): void {
-  const flow = list.flow;
-  const current = list.lists.at(-1) as { ordered: boolean; next: number };
+  const marker = writeMarker(list.flow, list.lists, name);
+  list.open.push({ start: list.flow.text.length - marker, items: [] });
+}
+
+/**
+ * Writes the marker of the next item of the innermost open list (`1. `, `- `, or an indent for a `dd`) on a new
+ * line, and indents the item's later lines under it; returns the marker's length.
+ */
+function writeMarker(flow: FlowText, lists: { ordered: boolean; next: number }[], name: string): number {
+  const current = lists.at(-1) as { ordered: boolean; next: number };
   const marker = name === 'dd' ? '  ' : current.ordered ? `${current.next++}. ` : '- ';
   flow.newLine();
   flow.writeMarkup(marker);
-  list.open.push({ start: flow.text.length - marker.length, items: [] });
   flow.pushIndent(' '.repeat(marker.length));
+  return marker.length;
 }
 
 /** A list item ends. */
@@ -258,6 +268,31 @@ export function tableDraft(table: TableContainer, sourceEnd: number, more: boole
 }
 
 // Quotes.
+
+/** A list starts in a quote: its items will be numbered or marked as a list's, on lines of their own. */
+export function startQuoteList(quote: QuoteContainer, ordered: boolean, start: number): void {
+  quote.nestedList = true;
+  quote.lists.push({ ordered, next: start });
+  quote.flow.lineBreak();
+}
+
+/** A list of a quote ends: what follows a nested list is a new line of its item, after the outermost a new paragraph. */
+export function endQuoteList(quote: QuoteContainer): void {
+  quote.lists.pop();
+  if (quote.lists.length > 0) quote.flow.lineBreak();
+  else quote.flow.paragraphBreak();
+}
+
+/** An item of a quote's list starts: its marker, and its lines indented under it. */
+export function startQuoteItem(quote: QuoteContainer, name: string): void {
+  writeMarker(quote.flow, quote.lists, name);
+}
+
+/** An item of a quote's list ends: the next one starts a line of its own, as in a tight list. */
+export function endQuoteItem(quote: QuoteContainer): void {
+  quote.flow.popIndent();
+  quote.flow.lineBreak();
+}
 
 /** The quote's draft. */
 export function quoteDraft(quote: QuoteContainer, sourceEnd: number): DraftBlock | null {

@@ -9,6 +9,9 @@
 const WHITESPACE_RUN = /[ \t\n\f\r]+/g;
 const LINE_ENDINGS = /\r\n?/g;
 const SPACE = 0x20;
+const TAB = 0x09;
+/** The most spaces and tabs at the end of preformatted text held back (see `#verbatimTail`). */
+const MAX_HELD = 1024;
 
 /** Where a piece of text came from in the source, for the offsets of a block's parts. */
 export interface SourceAnchor {
@@ -42,6 +45,12 @@ export class FlowText {
   #markupOnly = false;
   /** The last preformatted text ended with CR: a LF starting the next is the same line ending. */
   #afterCR = false;
+  /**
+   * Spaces and tabs that end the preformatted text so far (up to `MAX_HELD`), held until more of it comes: at the
+   * end of a `pre` they show nothing (Node's docs put a space between the code and its copy button), and text once
+   * written never changes.
+   */
+  #verbatimTail = '';
 
   /** True when nothing visible has been written. */
   get empty(): boolean {
@@ -102,6 +111,7 @@ export class FlowText {
   endVerbatim(): void {
     this.verbatim = Math.max(0, this.verbatim - 1);
     this.#dropNewline = false;
+    this.#verbatimTail = '';
     this.lineBreak();
   }
 
@@ -131,14 +141,27 @@ export class FlowText {
       this.#dropNewline = false;
     }
     if (text === '') return;
-    if (this.#indent !== '') text = text.replaceAll('\n', `\n${this.#indent}`);
-    this.#emit(text, inSource);
+    let end = text.length;
+    while (end > 0 && (text.charCodeAt(end - 1) === SPACE || text.charCodeAt(end - 1) === TAB)) end--;
+    // The held spaces go with the text after them, so that how the writes fell does not show in the anchors; of a
+    // longer run only the last MAX_HELD are held, whatever the writes, so memory stays bounded.
+    let shown = end === 0 ? '' : this.#verbatimTail + text.slice(0, end);
+    let held = end === 0 ? this.#verbatimTail + text : text.slice(end);
+    if (held.length > MAX_HELD) {
+      shown += held.slice(0, held.length - MAX_HELD);
+      held = held.slice(held.length - MAX_HELD);
+    }
+    this.#verbatimTail = held;
+    if (shown === '') return;
+    if (this.#indent !== '') shown = shown.replaceAll('\n', `\n${this.#indent}`);
+    this.#emit(shown, inSource);
   }
 
   #emit(text: string, inSource: boolean): void {
     if (this.text.length > 0) {
       if (this.#breaks > 0) this.text += (this.#breaks === 1 ? '\n' : '\n\n') + this.#indent;
-      else if (this.#space) this.text += ' ';
+      // A list marker ends in its space: whitespace after it (`<li>` then a line break) adds none.
+      else if (this.#space && !this.#markupOnly) this.text += ' ';
     } else if (this.#indent !== '' && this.verbatim === 0) {
       this.text += this.#indent;
     }

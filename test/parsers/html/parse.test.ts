@@ -90,6 +90,17 @@ describe('parseHtml: blocks', () => {
     expect(read('<p>x&nbsp;y &eacute;&#233;&#x1F600;</p>')).toEqual([['paragraph', 'x\u00a0y éé😀']]);
   });
 
+  it('lays out lists in a quote, quotes in a quote and code in a list as they show', () => {
+    // Node's docs quote their resolution algorithms as numbered lists, and put a space before each copy button.
+    const quote = '<blockquote><ol><li>Assert: x.</li><li>If <em>url</em> ends, then<ol><li>Return.</li></ol>more</li></ol><blockquote><p>b</p></blockquote><p>c</p></blockquote><p>after</p>';
+    expect(read(quote)).toEqual([
+      ['blockquote', '> 1. Assert: x.\n> 2. If url ends, then\n>    1. Return.\n>    more\n\n> > b\n\n> c'],
+      ['paragraph', 'after'],
+    ]);
+    const list = '<ol><li>\n<p>Copy it:</p><pre><code class="language-bash">cp a b</code> <button>copy</button></pre></li><li>a<ul><li>b</li></ul>c</li></ol>';
+    expect(read(list)).toEqual([['list', '1. Copy it:\n\n   cp a b\n2. a\n   - b\n   c']]);
+  });
+
   it('reads text outside any block element as paragraphs, and recovers from sloppy markup', () => {
     expect(read('loose<div>in div</div>after<p>one<p>two</div></span><li>stray')).toEqual([
       ['paragraph', 'loose'],
