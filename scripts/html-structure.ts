@@ -2,18 +2,28 @@
  * Measures whether HTML keeps the structure of the Markdown it was built from, on Node's API docs (each page exists
  * as `/usr/share/doc/nodejs/api/NAME.md` and as the `NAME.html` built from it):
  *
- *     npx tsx scripts/html-structure.ts [--max-size 512] [--verbose]
+ *     npx tsx scripts/html-structure.ts [--max-size 512] [--split-levels 1,2] [--verbose]
  *
- * For every paragraph of every HTML chunk, its first 32 letters and digits are looked up in the Markdown source
- * (both reduced to letters and digits, so `code`, **emphasis** and entities do not matter); the Markdown chunk
- * that holds the match gives the breadcrumb the Markdown path gives that text. The share of HTML characters whose
- * chunk has the same breadcrumb is printed, over the characters found in the Markdown and over all of them, with
- * the code blocks that keep a language and the tables on each side. `--verbose` lists the paragraphs that differ.
+ * Every paragraph of every HTML chunk is looked up in the Markdown by its first 32 letters and digits (both sides
+ * reduced to letters and digits, so `code`, **emphasis** and entities do not matter), in document order. For each
+ * HTML character it prints:
+ *
+ * - whether its text is in the Markdown at all; what is not is counted by kind: what only the HTML has (the
+ *   version-history tables and their "History" summaries, the "Added in" lines, the source links) apart from the
+ *   rest (text the Markdown writes otherwise, as raw HTML or a link label, and paragraphs too short to look up);
+ * - the structure: whether the heading path at the text is the one the Markdown has at the same text;
+ * - the issue's figure: whether the breadcrumb of the HTML chunk that holds it (the heading path where that chunk
+ *   starts) is the breadcrumb of the Markdown chunk that holds the same text.
+ *
+ * The last depends on where each side's chunks end, so beside it the same figure is printed for the Markdown
+ * against itself with its HTML comments (YAML history, `introduced_in`, invisible on any page) taken out: how
+ * much the breadcrumbs of two chunkings of the same words differ when only their sizes do.
+ * `--verbose` lists the sections whose breadcrumbs differ most.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkFile } from '../src/api/chunk.js';
+import { chunkFile, chunkText } from '../src/api/chunk.js';
 import { normalizeParseOptions } from '../src/config.js';
 import { formatEntry } from '../src/parsers/formats.js';
 import type { Block, Chunk } from '../src/types.js';
@@ -22,8 +32,15 @@ import { runCore } from '../src/core.js';
 
 const DOCS = '/usr/share/doc/nodejs/api';
 const PROBE = 32;
-const { values } = parseArgs({ options: { 'max-size': { type: 'string', default: '512' }, verbose: { type: 'boolean', default: false } } });
-const maxSize = Number(values['max-size']);
+/** Paragraphs with fewer letters and digits than this are not looked up: too many would match anywhere. */
+const MIN_PROBE = 12;
+const { values } = parseArgs({
+  options: { 'max-size': { type: 'string', default: '512' }, 'split-levels': { type: 'string' }, verbose: { type: 'boolean', default: false } },
+});
+const options = {
+  maxSize: Number(values['max-size']),
+  ...(values['split-levels'] !== undefined ? { splitLevels: values['split-levels'].split(',').map(Number) } : {}),
+};
 
 /** Letters and digits of `text`, lower case, with the offset in `text` of each. */
 function reduce(text: string): { letters: string; at: number[] } {
@@ -39,74 +56,144 @@ function reduce(text: string): { letters: string; at: number[] } {
   return { letters, at };
 }
 
-const crumb = (c: Chunk): string => c.heading.path.map((t) => t.replace(/\s+/g, ' ').trim()).join(' > ');
+const joinPath = (path: readonly string[]): string => path.map((t) => t.replace(/\s+/g, ' ').trim()).join(' > ');
+const crumb = (c: Chunk): string => joinPath(c.heading.path);
 
-const totals = { chars: 0, found: 0, same: 0, sameBlock: 0, htmlCode: 0, htmlCodeLang: 0, mdCode: 0, mdCodeLang: 0, htmlTables: 0, mdTables: 0 };
-const differing = new Map<string, number>();
-const pages = readdirSync(DOCS).filter((n) => n.endsWith('.html') && n !== 'all.html' && n !== 'index.html').sort();
-for (const name of pages) {
-  const base = name.slice(0, -5);
-  const md = await chunkFile(join(DOCS, `${base}.md`), { maxSize });
-  const html = await chunkFile(join(DOCS, name), { maxSize });
-  const mdBlocks = [...(await formatEntry('markdown').readDocument(join(DOCS, `${base}.md`), normalizeParseOptions())).blocks];
-  const htmlBlocks = [...(await formatEntry('html').readDocument(join(DOCS, name), normalizeParseOptions())).blocks];
-  const count = (blocks: Iterable<Block>, kind: string) => [...blocks].filter((b) => b.kind === kind);
-  const mdCode = count(mdBlocks, 'code') as Extract<Block, { kind: 'code' }>[];
-  const htmlCode = count(htmlBlocks, 'code') as Extract<Block, { kind: 'code' }>[];
-  totals.mdCode += mdCode.length;
-  totals.mdCodeLang += mdCode.filter((b) => b.lang !== null).length;
-  totals.htmlCode += htmlCode.length;
-  totals.htmlCodeLang += htmlCode.filter((b) => b.lang !== null).length;
-  totals.mdTables += count(mdBlocks, 'table').length;
-  totals.htmlTables += count(htmlBlocks, 'table').length;
+/** What only the HTML pages have: Node's HTML generator writes it from the YAML comments of the Markdown. */
+const HTML_ONLY = { history: 'version history', added: 'added in / deprecated since', source: 'source links' } as const;
+const OTHERWISE = 'written otherwise in the Markdown';
+const SHORT = 'too short to look up';
 
-  const source = reduce(md.text);
-  // The heading path in force at each block, on both sides: the structure itself, whatever the chunk packing.
-  const mdTracked = runCore(createHeadingStage(), mdBlocks);
-  const htmlTracked = runCore(createHeadingStage(), htmlBlocks);
-  const pathAt = (blocks: readonly Block[], offset: number): string => {
-    let found: Block | undefined;
-    for (const b of blocks) {
-      if (b.start > offset) break;
-      found = b;
-    }
-    return (found?.heading?.path ?? []).map((t) => t.replace(/\s+/g, ' ').trim()).join(' > ');
-  };
-  // The Markdown chunk holding each offset: chunks are in order and, without overlap, do not overlap.
-  const chunkAt = (offset: number): Chunk | undefined => md.chunks.find((c) => c.start <= offset && offset < c.end);
-  // Both documents are in the same order: a probe is looked for after the last one found first, so a sentence the
-  // page repeats (a callback API and its promise twin) is matched where it stands, not at its first occurrence.
+function htmlOnlyKind(paragraph: string): string | null {
+  if (paragraph.startsWith('| Version | Changes |') || paragraph === 'History') return HTML_ONLY.history;
+  if (/^(?:Added in|Deprecated since|Removed in): v/.test(paragraph)) return HTML_ONLY.added;
+  if (paragraph.startsWith('Source Code: ')) return HTML_ONLY.source;
+  return null;
+}
+
+/** One side's chunks, with the heading path in force at each block (null when not measured). */
+interface Side {
+  readonly text: string;
+  readonly chunks: readonly Chunk[];
+  readonly tracked: readonly Block[] | null;
+}
+
+/** Tallies of one comparison, in characters of the `other` side's chunks. */
+interface Tally {
+  chars: number;
+  found: number;
+  sameCrumb: number;
+  samePath: number;
+  missing: Map<string, number>;
+  differing: Map<string, number>;
+}
+
+const newTally = (): Tally => ({ chars: 0, found: 0, sameCrumb: 0, samePath: 0, missing: new Map(), differing: new Map() });
+const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
+
+/** The heading path in force at `offset`: the one of the last block starting at or before it. */
+function pathAt(blocks: readonly Block[], offset: number): string {
+  let lo = 0;
+  let hi = blocks.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((blocks[mid] as Block).start <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return joinPath(blocks[found]?.heading?.path ?? []);
+}
+
+/** The chunk holding `offset` (chunks are in order and, without overlap, do not overlap). */
+function chunkAt(chunks: readonly Chunk[], offset: number): Chunk | undefined {
+  let lo = 0;
+  let hi = chunks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = chunks[mid] as Chunk;
+    if (offset < c.start) hi = mid - 1;
+    else if (offset >= c.end) lo = mid + 1;
+    else return c;
+  }
+  return undefined;
+}
+
+/** Looks every paragraph of `other`'s chunks up in `reference` and tallies what matches. */
+function compare(reference: Side, other: Side, tally: Tally, page: string): void {
+  const source = reduce(reference.text);
+  // Both documents are in the same order: a probe is looked for after the last one found, so a sentence the page
+  // repeats (a callback API and its promise twin) is matched where it stands. One found only before that (the HTML
+  // repeats what the Markdown says once) is matched there without moving the place the next search starts from.
   let from = 0;
-  for (const chunk of html.chunks) {
+  for (const chunk of other.chunks) {
+    let at = 0;
     for (const paragraph of chunk.text.split(/\n\n+/)) {
+      const offset = chunk.start + chunk.text.indexOf(paragraph, at);
+      at = offset - chunk.start + paragraph.length;
+      tally.chars += paragraph.length;
       const probe = reduce(paragraph).letters.slice(0, PROBE);
-      totals.chars += paragraph.length;
-      if (probe.length < 12) continue;
-      let hit = source.letters.indexOf(probe, from);
-      if (hit < 0) hit = source.letters.indexOf(probe);
-      if (hit < 0) continue;
-      from = hit + probe.length;
-      totals.found += paragraph.length;
-      const mdOffset = source.at[hit] as number;
-      const htmlOffset = chunk.start + chunk.text.indexOf(paragraph);
-      if (pathAt(htmlTracked, htmlOffset) === pathAt(mdTracked, mdOffset)) totals.sameBlock += paragraph.length;
-      const mdChunk = chunkAt(mdOffset);
-      if (mdChunk !== undefined && crumb(mdChunk) === crumb(chunk)) totals.same += paragraph.length;
-      else {
-        const key = `${name}: html "${crumb(chunk)}" / md "${mdChunk === undefined ? '(none)' : crumb(mdChunk)}"`;
-        differing.set(key, (differing.get(key) ?? 0) + paragraph.length);
+      let hit = probe.length < MIN_PROBE ? -1 : source.letters.indexOf(probe, from);
+      if (hit >= 0) from = hit + probe.length;
+      else if (probe.length >= MIN_PROBE) hit = source.letters.indexOf(probe);
+      if (hit < 0) {
+        add(tally.missing, htmlOnlyKind(paragraph) ?? (probe.length < MIN_PROBE ? SHORT : OTHERWISE), paragraph.length);
+        continue;
       }
+      tally.found += paragraph.length;
+      const referenceOffset = source.at[hit] as number;
+      if (reference.tracked !== null && other.tracked !== null && pathAt(other.tracked, offset) === pathAt(reference.tracked, referenceOffset)) {
+        tally.samePath += paragraph.length;
+      }
+      const referenceChunk = chunkAt(reference.chunks, referenceOffset);
+      if (referenceChunk !== undefined && crumb(referenceChunk) === crumb(chunk)) tally.sameCrumb += paragraph.length;
+      else add(tally.differing, `${page}: html "${crumb(chunk)}" / md "${referenceChunk === undefined ? '(none)' : crumb(referenceChunk)}"`, paragraph.length);
     }
   }
 }
 
+const html = newTally();
+const control = newTally();
+const code = { html: 0, htmlLang: 0, md: 0, mdLang: 0 };
+const tables = { html: 0, md: 0, history: 0 };
+const pages = readdirSync(DOCS).filter((n) => n.endsWith('.html') && n !== 'all.html' && n !== 'index.html').sort();
+for (const name of pages) {
+  const base = name.slice(0, -5);
+  const mdPath = join(DOCS, `${base}.md`);
+  const md = await chunkFile(mdPath, options);
+  const page = await chunkFile(join(DOCS, name), options);
+  const mdBlocks = [...(await formatEntry('markdown').readDocument(mdPath, normalizeParseOptions())).blocks];
+  const htmlBlocks = [...(await formatEntry('html').readDocument(join(DOCS, name), normalizeParseOptions())).blocks];
+  for (const [blocks, side] of [[mdBlocks, 'md'], [htmlBlocks, 'html']] as const) {
+    const codeBlocks = blocks.filter((b): b is Extract<Block, { kind: 'code' }> => b.kind === 'code');
+    code[side] += codeBlocks.length;
+    code[side === 'md' ? 'mdLang' : 'htmlLang'] += codeBlocks.filter((b) => b.lang !== null).length;
+    tables[side] += blocks.filter((b) => b.kind === 'table').length;
+  }
+  tables.history += htmlBlocks.filter((b) => b.kind === 'table' && b.text.startsWith('| Version | Changes |')).length;
+  // The heading path in force at each block, on both sides: the structure itself, whatever the chunk packing.
+  const reference: Side = { text: md.text, chunks: md.chunks, tracked: runCore(createHeadingStage(), mdBlocks) };
+  compare(reference, { text: page.text, chunks: page.chunks, tracked: runCore(createHeadingStage(), htmlBlocks) }, html, base);
+  const uncommented = readFileSync(mdPath, 'utf8').replace(/<!--[\s\S]*?-->\n?/g, '');
+  const plain = chunkText(uncommented, options);
+  compare(reference, { text: uncommented, chunks: plain.chunks, tracked: null }, control, base);
+}
+
 const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
-console.log(`${pages.length} pages of Node's API docs, chunks of ${maxSize} tokens`);
-console.log(`HTML chunk characters: ${totals.chars}; found in the Markdown: ${totals.found} (${pct(totals.found, totals.chars)})`);
-console.log(`same chunk breadcrumb: ${pct(totals.same, totals.found)} of the characters found, ${pct(totals.same, totals.chars)} of all`);
-console.log(`same heading path at the text: ${pct(totals.sameBlock, totals.found)} of the characters found, ${pct(totals.sameBlock, totals.chars)} of all`);
-console.log(`code blocks with a language: HTML ${totals.htmlCodeLang} of ${totals.htmlCode}, Markdown ${totals.mdCodeLang} of ${totals.mdCode}`);
-console.log(`tables: HTML ${totals.htmlTables}, Markdown ${totals.mdTables}`);
-const worst = [...differing].sort((a, b) => b[1] - a[1]);
-console.log(`largest differences (characters):`);
-for (const [key, chars] of worst.slice(0, values.verbose ? 100 : 12)) console.log(`  ${chars}\t${key}`);
+const onlyKinds: readonly string[] = Object.values(HTML_ONLY);
+const htmlOnlyChars = [...html.missing].reduce((sum, [kind, n]) => sum + (onlyKinds.includes(kind) ? n : 0), 0);
+const setting = `chunks of ${options.maxSize} tokens${options.splitLevels ? `, splitLevels ${options.splitLevels.join(',')}` : ''}`;
+console.log(`${pages.length} pages of Node's API docs, ${setting}`);
+console.log(`HTML chunk characters: ${html.chars}; their text found in the Markdown: ${html.found} (${pct(html.found, html.chars)})`);
+console.log(`  not found, only in the HTML: ${htmlOnlyChars} (${pct(htmlOnlyChars, html.chars)})`);
+for (const [kind, n] of [...html.missing].sort((a, b) => b[1] - a[1])) console.log(`    ${onlyKinds.includes(kind) ? '' : 'other: '}${kind}: ${n} (${pct(n, html.chars)})`);
+console.log(`same heading path at the text: ${pct(html.samePath, html.found)} of the characters found`);
+console.log(`same chunk breadcrumb: ${pct(html.sameCrumb, html.found)} of the characters found, ${pct(html.sameCrumb, html.chars - htmlOnlyChars)} of all but the HTML-only, ${pct(html.sameCrumb, html.chars)} of all`);
+console.log(`  control, the Markdown against itself without its HTML comments: ${pct(control.sameCrumb, control.found)} of the characters found`);
+console.log(`code blocks with a language: HTML ${code.htmlLang} of ${code.html}, Markdown ${code.mdLang} of ${code.md}`);
+console.log(`tables: HTML ${tables.html} (${tables.history} version histories), Markdown ${tables.md}`);
+if (values.verbose) {
+  console.log('largest differences (characters):');
+  for (const [key, chars] of [...html.differing].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${chars}\t${key}`);
+}
