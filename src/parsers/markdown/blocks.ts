@@ -96,11 +96,12 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
   let brackets = false;
   let defined: boolean | undefined;
   const definitions = (): boolean => (defined ??= holdsDefinitions(tree));
+  const marks = markupMarks(batch.text);
   tree.children.forEach((node, index) => {
-    const math = mathWithoutInlineParse(node, batch.text, definitions);
+    const math = marks.dollar ? mathWithoutInlineParse(node, batch.text, definitions) : null;
     if (math === true) withMath.add(index);
     if (math !== null) return;
-    if (!needsInline(node, batch.text, definitions)) return;
+    if (!needsInline(node, batch.text, definitions, marks)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
     if (from === undefined || to === undefined) return;
@@ -249,6 +250,20 @@ function codeSpanContent(content: string): string {
   const padded = content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content);
   return padded ? content.slice(1, -1) : content;
 }
+/**
+ * What a batch holds of the markup that sends a block to the inline parse: a `$` (math), an `<img` or a `![`
+ * (images). Looked for once in the batch rather than in each block's source: a batch of one-letter paragraphs has
+ * thousands of blocks, and most batches hold none of these.
+ */
+interface MarkupMarks {
+  readonly dollar: boolean;
+  readonly image: boolean;
+}
+
+function markupMarks(text: string): MarkupMarks {
+  return { dollar: text.indexOf('$') !== -1, image: text.indexOf('![') !== -1 || HTML_IMAGE.test(text) };
+}
+
 /** True when `source` may hold a formula (a `$`) or an image (see `mayHoldImage`). */
 function mayHoldFeature(source: string, definitions: () => boolean): boolean {
   return source.indexOf('$') !== -1 || mayHoldImage(source, definitions);
@@ -284,24 +299,28 @@ const INFO_ESCAPE = /[\\&]/;
  * leaves paragraph text untokenized (paragraphs and setext headings have no children), so their source is what
  * is searched; a setext heading's title only exists in the full parse.
  */
-function needsInline(node: RootContent, text: string, definitions: () => boolean): boolean {
+function needsInline(node: RootContent, text: string, definitions: () => boolean, marks: MarkupMarks): boolean {
   if (node.type === 'heading' && plainTitle(node, text) === null) return true;
-  const visit = (n: Nodes): boolean => {
-    switch (n.type) {
-      case 'text':
-        return mayHoldFeature(n.value, definitions);
-      case 'paragraph':
-      case 'heading':
-      case 'tableCell':
-        return mayHoldFeature(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0), definitions);
-      case 'code':
-        return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
-      default:
-        if ('children' in n) for (const child of (n as Parent).children) if (visit(child as Nodes)) return true;
-        return false;
-    }
-  };
-  return visit(node);
+  return holdsInlineFeature(node, text, definitions, marks);
+}
+
+/** True when `n` or a node in it may hold what only the inline parse finds (see `needsInline`). */
+function holdsInlineFeature(n: Nodes, text: string, definitions: () => boolean, marks: MarkupMarks): boolean {
+  switch (n.type) {
+    case 'text':
+      return mayHoldFeature(n.value, definitions);
+    case 'paragraph':
+    case 'heading':
+    case 'tableCell':
+      // A slice of the batch cannot hold what the whole batch does not.
+      if (!marks.dollar && !marks.image) return false;
+      return mayHoldFeature(text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0), definitions);
+    case 'code':
+      return INFO_ESCAPE.test(n.lang ?? '') || INFO_ESCAPE.test(n.meta ?? '');
+    default:
+      if ('children' in n) for (const child of (n as Parent).children) if (holdsInlineFeature(child as Nodes, text, definitions, marks)) return true;
+      return false;
+  }
 }
 
 /**
@@ -323,32 +342,41 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   }
   const to = pos.end.offset;
   const shift = batch.offset;
-  const base = {
-    text: batch.text.slice(from, to),
-    start: from + shift,
-    end: to + shift,
-    startLine: startLine + batch.line - 1,
-    endLine: pos.end.line + batch.line - 1,
-  };
+  const text = batch.text.slice(from, to);
   const features = withMath ? { ...featuresOf(inline), math: true } : featuresOf(inline);
-  if (features !== undefined) Object.assign(base, { features });
+  // Unknown node types (from future plugins) are kept as paragraphs so that no text is lost.
+  const block = blockOf(KIND_OF[node.type] ?? 'paragraph', text, from + shift, to + shift, startLine + batch.line - 1, pos.end.line + batch.line - 1, features);
   switch (node.type) {
     case 'heading':
-      return { kind: 'heading', ...base, depth: node.depth, title: blockLevel && inline === node ? (plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim() };
+      block.depth = node.depth;
+      block.title = blockLevel && inline === node ? (plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim();
+      break;
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
-      return { kind: 'code', ...base, lang: code.lang ?? null, meta: code.meta ?? null, fence: fenceOf(base.text) };
+      block.lang = code.lang ?? null;
+      block.meta = code.meta ?? null;
+      block.fence = fenceOf(text);
+      break;
     }
     case 'table':
-      return { kind: 'table', ...base, ...tableRows(node, batch.text, shift) };
+      Object.assign(block, tableRows(node, batch.text, shift));
+      break;
     case 'list':
-      return { kind: 'list', ...base, ordered: node.ordered === true, items: listItems(node, shift) };
-    default: {
-      // Unknown node types (from future plugins) are kept as paragraphs so that no text is lost.
-      const kind = (KIND_OF[node.type] ?? 'paragraph') as Exclude<BlockKind, 'heading' | 'code' | 'table' | 'list'>;
-      return { kind, ...base };
-    }
+      block.ordered = node.ordered === true;
+      block.items = listItems(node, shift);
+      break;
   }
+  return block as unknown as Block;
+}
+
+/**
+ * The fields every block has, in the order blocks list them (a block's JSON keeps it); the caller stores the
+ * fields of its kind after them. Built as one literal: a literal spread into another (`{ kind, ...base }`) took a
+ * good part of the time of a batch of one-letter paragraphs.
+ */
+function blockOf(kind: BlockKind, text: string, start: number, end: number, startLine: number, endLine: number, features: BlockFeatures | undefined): Record<string, unknown> {
+  if (features === undefined) return { kind, text, start, end, startLine, endLine };
+  return { kind, text, start, end, startLine, endLine, features };
 }
 
 /** The opening fence of a fenced code block, or null for an indented one. */
@@ -387,36 +415,12 @@ const IMG_SRC = /<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 
 /** Images, math, and code, tables and lists nested in a block. Undefined when there is none. */
 function featuresOf(node: RootContent): BlockFeatures | undefined {
-  const images: string[] = [];
-  const codeLangs: string[] = [];
-  let math = node.type === 'math';
-  let table = false;
-  let list = false;
-  const visit = (n: Nodes, depth: number): void => {
-    switch (n.type) {
-      case 'image':
-        images.push(n.url);
-        break;
-      case 'html':
-        for (const m of n.value.matchAll(IMG_SRC)) images.push(m[1] ?? m[2] ?? m[3] ?? '');
-        break;
-      case 'inlineMath':
-      case 'math':
-        math = true;
-        break;
-      case 'code':
-        if (depth > 0) codeLangs.push(n.lang ?? '');
-        break;
-      case 'table':
-        if (depth > 0) table = true;
-        break;
-      case 'list':
-        if (depth > 0 && node.type !== 'list') list = true;
-        break;
-    }
-    if ('children' in n) for (const child of (n as Parent).children) visit(child as Nodes, depth + 1);
-  };
-  visit(node, 0);
+  // Most blocks are a paragraph or a heading without children (the block-level parse reads no inline content):
+  // they have none, and nothing is allocated for them.
+  if (node.type !== 'math' && node.type !== 'html' && (!('children' in node) || node.children.length === 0)) return undefined;
+  const found: FoundFeatures = { images: [], codeLangs: [], math: node.type === 'math', table: false, list: false };
+  collectFeatures(node, 0, node.type === 'list', found);
+  const { images, codeLangs, math, table, list } = found;
   if (images.length === 0 && codeLangs.length === 0 && !math && !table && !list) return undefined;
   const features: { -readonly [K in keyof BlockFeatures]: BlockFeatures[K] } = {};
   if (images.length > 0) features.images = images;
@@ -425,4 +429,39 @@ function featuresOf(node: RootContent): BlockFeatures | undefined {
   if (table) features.table = true;
   if (list) features.list = true;
   return features;
+}
+
+/** What `featuresOf` finds in a block as it walks it. */
+interface FoundFeatures {
+  images: string[];
+  codeLangs: string[];
+  math: boolean;
+  table: boolean;
+  list: boolean;
+}
+
+/** Walks `n` (at `depth` below the block; `inList` when the block is a list) and notes its features in `found`. */
+function collectFeatures(n: Nodes, depth: number, inList: boolean, found: FoundFeatures): void {
+  switch (n.type) {
+    case 'image':
+      found.images.push(n.url);
+      break;
+    case 'html':
+      for (const m of n.value.matchAll(IMG_SRC)) found.images.push(m[1] ?? m[2] ?? m[3] ?? '');
+      break;
+    case 'inlineMath':
+    case 'math':
+      found.math = true;
+      break;
+    case 'code':
+      if (depth > 0) found.codeLangs.push(n.lang ?? '');
+      break;
+    case 'table':
+      if (depth > 0) found.table = true;
+      break;
+    case 'list':
+      if (depth > 0 && !inList) found.list = true;
+      break;
+  }
+  if ('children' in n) for (const child of (n as Parent).children) collectFeatures(child as Nodes, depth + 1, inList, found);
 }
