@@ -54,7 +54,8 @@ function cutByLevels(block: Block, levels: BlockLevels, budgets: CutBudget, ctx:
   const descent = createDescent(blockLevelFamily(text, levels, budgets.rest.max, frame, ctx), room, list);
   for (const node of levels.spans) descent.visit(node.start, node.end, 0, node);
   if (list.spans.length === 0) return [];
-  const packed = packSpans(withHeadAndTail(list.spans, levels, text, ctx), blockPackRules(text, budgets, frame, room, ctx));
+  const spans = withHeadAndTail(list.spans, levels, { text, frame, room, max: budgets.rest.max }, ctx);
+  const packed = packSpans(spans, blockPackRules(text, budgets, frame, room, ctx));
   return blockSpansOf(block, packed, levels, ctx.sizer);
 }
 
@@ -101,21 +102,59 @@ function splitterParts(text: string, range: Span, room: number, standsAlone: boo
   }
 }
 
+/** Where a block's spans are cut: its text, its frame, the room a span has in it, and the largest a chunk may be. */
+interface SpanPlace {
+  readonly text: string;
+  readonly frame: MeasuredFrame;
+  readonly room: number;
+  readonly max: number;
+}
+
 /**
  * The spans with the text that travels with the first and the last (a table's header rows, a fence's opening and
- * closing lines). A first span that stands alone cannot take the header: the header is then a span of its own, so
- * that the first span of a table still holds it.
+ * closing lines, the blank lines between them and the code). A first span that stands alone cannot take the
+ * header: the header is then a span of its own, so that the first span of a table still holds it. Nor is a span
+ * grown past what a chunk holds with its frame: the descent measured it without that text, and packing cannot
+ * give back what is inside one span. The opening line is then a span of its own before it, the closing line one
+ * after it, and blank lines between them and the code are gaps (whitespace alone at the block's ends goes before
+ * the next block).
  */
-function withHeadAndTail(spans: readonly LevelSpan[], levels: BlockLevels, text: string, ctx: CutContext): LevelSpan[] {
+function withHeadAndTail(spans: readonly LevelSpan[], levels: BlockLevels, place: SpanPlace, ctx: CutContext): LevelSpan[] {
+  const { text } = place;
   const out = [...spans];
-  const resized = (span: LevelSpan, start: number, end: number): LevelSpan =>
-    start === span.start && end === span.end ? span : levelSpan(start, end, Math.min(span.gapStart, start), span.level, ctx.measure.size(text.slice(start, end)), span.fallback, span.standsAlone);
+  const measured = (start: number, end: number): number => ctx.measure.size(text.slice(start, end));
   const first = out[0] as LevelSpan;
-  if (levels.head !== undefined && !first.standsAlone) out[0] = resized(first, 0, first.end);
-  else if (levels.head !== undefined && levels.head > 0) out.unshift(levelSpan(0, levels.head, 0, SPLITTER_PART, ctx.measure.size(text.slice(0, levels.head)), false, true));
+  const grownFirst = levels.head === undefined || first.standsAlone ? undefined : grown(first, 0, first.end, place, ctx);
+  if (grownFirst !== undefined) out[0] = grownFirst;
+  else if (levels.head !== undefined && levels.head > 0) {
+    // A header before a row that stands alone is kept as it was; an opening line leaves its line end to the gap.
+    const head = first.standsAlone ? levels.head : trimEnd(text, 0, levels.head);
+    if (!first.standsAlone) out[0] = levelSpan(first.start, first.end, head, first.level, first.size, first.fallback, false);
+    out.unshift(levelSpan(0, head, 0, SPLITTER_PART, measured(0, head), false, first.standsAlone));
+  }
+  if (!levels.tail) return out;
   const last = out.at(-1) as LevelSpan;
-  if (levels.tail) out[out.length - 1] = resized(last, last.start, text.length);
+  const grownLast = grown(last, last.start, text.length, place, ctx);
+  if (grownLast !== undefined) out[out.length - 1] = grownLast;
+  else {
+    const tail = trimStart(text, last.end, text.length);
+    if (tail < text.length) out.push(levelSpan(tail, text.length, last.end, SPLITTER_PART, measured(tail, text.length)));
+  }
   return out;
+}
+
+/**
+ * `span` grown to `[start, end)`, or undefined when it would no longer fit a chunk alone with its frame. It is
+ * measured with the frame only when its size alone is over the room its level had: rarely.
+ */
+function grown(span: LevelSpan, start: number, end: number, place: SpanPlace, ctx: CutContext): LevelSpan | undefined {
+  if (start === span.start && end === span.end) return span;
+  const size = ctx.measure.size(place.text.slice(start, end));
+  const { frame } = place;
+  // The first span goes without the prefix unless the block continues a construct; any other may open a run.
+  const prefix = start > 0 || frame.prefixFirst ? frame.prefix : '';
+  if (size > place.room && ctx.sizer.size(prefix + place.text.slice(start, end) + frame.suffix) > place.max) return undefined;
+  return levelSpan(start, end, Math.min(span.gapStart, start), span.level, size, span.fallback, span.standsAlone);
 }
 
 /** How a block's own spans are packed: in its frame, their gaps looked up apart, cut after blank lines by hash. */

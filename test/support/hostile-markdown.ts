@@ -195,9 +195,6 @@ export const HOSTILE_MARKDOWN: readonly HostileShape[] = [
   },
 ];
 
-/** The shapes added for issue 39 (a block or a chunk every few bytes; records on one line), kept out of the random mixtures of `hostile.test.ts` for now (it says why). */
-export const RECENT_SHAPES: readonly string[] = ['one-letter-paragraphs', 'setext-headings', 'tight-atx-headings', 'tight-changelog', 'control-separated'];
-
 /** The shape called `name`. */
 export function hostileShape(name: string): HostileShape {
   const shape = HOSTILE_MARKDOWN.find((s) => s.name === name);
