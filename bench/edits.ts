@@ -6,6 +6,8 @@
  *   npx tsx bench/edits.ts --dist /tmp/main/dist --dist dist    # compare two builds (not rebuilt)
  *   npx tsx bench/edits.ts --edits 5 --sizes 512    # a shorter run
  *   npx tsx bench/edits.ts --inputs corpus,nodedocs # Node's API docs too (long sections)
+ *   npx tsx bench/edits.ts --every --inputs /usr/share/doc/nodejs/api/deprecations.md --no-langchain
+ *                                                   # every paragraph start of one document (a file or a folder)
  *
  * For each corpus Markdown document with a prose paragraph, `--edits` (20) single-paragraph edits are drawn with a
  * seeded generator (insert a sentence, delete a sentence, change a word; `support/edits.mjs`), the same for every
@@ -16,6 +18,10 @@
  * (`../shared/corpus/quality/`) is scored as its README says: reference excerpts wholly inside one chunk, and
  * Precision Ω (excerpt characters over the characters of the chunks that touch an excerpt, per question,
  * averaged). Every measurement runs in its own process (`support/edits-child.mjs`).
+ *
+ * With `--every`, the edits are not sampled: a new paragraph is inserted before every prose paragraph of every
+ * document, and every such paragraph is deleted, one edit at a time (`everyParagraphEdit`), so the worst cases
+ * are all found. Each edit chunks the whole document again: Node's API docs take some 1.2 GB of chunking per size.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -33,6 +39,7 @@ interface EditFigures {
   chunksBefore: number;
   mean: number;
   p90: number;
+  p99: number;
   worst: number;
   over6: number;
   unchanged: number;
@@ -44,6 +51,7 @@ const { values } = parseArgs({
   options: {
     dist: { type: 'string', multiple: true },
     edits: { type: 'string', default: '20' },
+    every: { type: 'boolean', default: false },
     sizes: { type: 'string', default: '256,512' },
     inputs: { type: 'string', default: 'corpus' },
     'no-langchain': { type: 'boolean', default: false },
@@ -59,7 +67,7 @@ if (!existsSync(resolve(ROOT, '../shared/corpus/md'))) {
 if (values.dist === undefined) buildDist(ROOT);
 
 function measure(contender: string, input: string, size: number, dist?: string): EditFigures | { error: string } {
-  const args = [CHILD, contender, input, String(size), values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
+  const args = [CHILD, contender, input, String(size), values.every ? 'every' : values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
@@ -77,6 +85,13 @@ const contenders: { label: string; contender: string; dist?: string }[] = [
   ...(values['no-langchain'] ? [] : [{ label: 'LangChain.js recursive markdown', contender: 'langchain' }]),
 ];
 
+/** The heading of an input's table. */
+function inputLabel(input: string): string {
+  if (input === 'corpus') return 'Corpus Markdown';
+  if (input === 'nodedocs') return "Node's API docs";
+  return `\`${input}\``;
+}
+
 const sections: string[] = [];
 for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as const))) {
   const rows: (string | number)[][] = [];
@@ -85,7 +100,7 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
     const m = measure(c.contender, input, size, c.dist);
     const seconds = ((performance.now() - t0) / 1000).toFixed(0);
     if ('error' in m) {
-      rows.push([c.label, `failed: ${m.error}`, '', '', '', '', '', '', '']);
+      rows.push([c.label, `failed: ${m.error}`, '', '', '', '', '', '', '', '']);
       continue;
     }
     const idShare = m.idChanged === null ? '– (no ids)' : `${((100 * m.idChanged) / Math.max(1, m.unchanged)).toFixed(1)}% (${m.idChanged} of ${m.unchanged})`;
@@ -94,6 +109,7 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
       `${m.documents} / ${m.edits}`,
       m.mean.toFixed(2),
       m.p90,
+      m.p99,
       m.worst,
       m.over6,
       idShare,
@@ -103,18 +119,21 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
     console.error(`${input}, ${size} tokens, ${c.label}: done in ${seconds} s`);
   }
   sections.push(
-    `### ${input === 'corpus' ? 'Corpus Markdown' : "Node's API docs"}, ${size} tokens\n\n` +
+    `### ${inputLabel(input)}, ${size} tokens\n\n` +
       markdownTable(
-        ['contender', 'documents / edits', 're-embedded per edit: mean', 'p90', 'worst', 'edits above 6', 'unchanged chunks with a new id', 'quality: excerpts in one chunk', 'Precision Ω'],
+        ['contender', 'documents / edits', 're-embedded per edit: mean', 'p90', 'p99', 'worst', 'edits above 6', 'unchanged chunks with a new id', 'quality: excerpts in one chunk', 'Precision Ω'],
         rows,
-        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
       ),
   );
 }
 
+const editsLine = values.every
+  ? 'A paragraph inserted before, and deleted at, every prose paragraph of every document (`--every`), cl100k_base tokens. '
+  : `${values.edits} single-paragraph edits per document (insert a sentence, delete a sentence, change a word), cl100k_base tokens. `;
 writeResults(
   'bench/edits.ts',
-  `${values.edits} single-paragraph edits per document (insert a sentence, delete a sentence, change a word), cl100k_base tokens. ` +
+  editsLine +
     '"Re-embedded" counts the chunks of the edited version whose embedded text no chunk of the version before had.\n\n' +
     sections.join('\n\n'),
 );

@@ -3,6 +3,8 @@
  *
  *   node bench/support/edits-child.mjs <contender> <input> <maxSize> <edits> [distPath]
  *
+ * `edits` is a number of sampled edits per document, or `every` for an insertion and a deletion at every paragraph
+ * start (`everyParagraphEdit`).
  * `contender` is `chunkstream` (the build in `distPath`) or `langchain` (recursive Markdown splitter, js-tiktoken
  * length function); `input` is `corpus` or `nodedocs` (see `edits.mjs`). For every edit of every document, counts the chunks of the new version whose embedded
  * text was in no chunk of the old one (what must be embedded again), and among the others, those whose id
@@ -11,11 +13,12 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { editsOf, inputDocuments, QUALITY } from './edits.mjs';
+import { editsOf, everyParagraphEdit, inputDocuments, QUALITY } from './edits.mjs';
 
 const [contender, input, sizeArg, editsArg, distArg] = process.argv.slice(2);
 const maxSize = Number(sizeArg);
-const editCount = Number(editsArg);
+const every = editsArg === 'every';
+const editCount = every ? 0 : Number(editsArg);
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** A function from (text, documentId) to chunks `{ embedded, id, start, end }`. */
@@ -47,6 +50,16 @@ async function chunker() {
   throw new Error(`unknown contender ${contender}`);
 }
 
+/** The first `n` values of an iterable. */
+function* take(iterable, n) {
+  if (n <= 0) return;
+  let k = 0;
+  for (const value of iterable) {
+    yield value;
+    if (++k >= n) return;
+  }
+}
+
 const percentile = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
 
 const run = await chunker();
@@ -56,7 +69,7 @@ let idChanged = 0;
 let documents = 0;
 let chunksBefore = 0;
 for (const doc of inputDocuments(input)) {
-  const edits = editsOf(doc, editCount);
+  const edits = every ? [...take(everyParagraphEdit(doc), 1)] : editsOf(doc, editCount);
   if (edits.length === 0) continue;
   documents++;
   const before = await run(doc.text, doc.name);
@@ -68,7 +81,7 @@ for (const doc of inputDocuments(input)) {
     list.push(c.id);
     old.set(c.embedded, list);
   }
-  for (const edit of edits) {
+  for (const edit of every ? everyParagraphEdit(doc) : edits) {
     const after = await run(edit.text, doc.name);
     const seen = new Map();
     let fresh = 0;
@@ -118,6 +131,7 @@ console.log(
     chunksBefore,
     mean: reembed.reduce((s, x) => s + x, 0) / Math.max(1, reembed.length),
     p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
     worst: sorted.at(-1) ?? 0,
     over6: reembed.filter((x) => x > 6).length,
     unchanged,

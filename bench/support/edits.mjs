@@ -4,8 +4,8 @@
  * word). Paragraphs are found by plain line rules (prose lines between blank lines, outside fences), not by any
  * build's parser, so two builds are measured on the same edits.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
 import { filesUnder } from './measured.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -14,11 +14,17 @@ export const QUALITY = resolve(ROOT, '../shared/corpus/quality');
 /** Node's API docs, one document a file: long sections of prose and code, where a greedy packer cascades most. */
 export const NODE_DOCS = '/usr/share/doc/nodejs/api';
 
-/** The documents of a named input: `corpus` (the corpus Markdown) or `nodedocs`. */
+/**
+ * The documents of an input: `corpus` (the corpus Markdown), `nodedocs`, or the path of a Markdown file or folder
+ * (`/usr/share/doc/nodejs/api/deprecations.md`, the long section of small entries where cuts cascaded most).
+ */
 export function inputDocuments(input) {
   if (input === 'corpus') return corpusDocuments(CORPUS_MD);
   if (input === 'nodedocs') return corpusDocuments(NODE_DOCS);
-  throw new Error(`unknown input ${input}`);
+  const path = resolve(input);
+  if (statSync(path, { throwIfNoEntry: false })?.isFile()) return [{ name: basename(path), text: readFileSync(path, 'utf8') }];
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return corpusDocuments(path);
+  throw new Error(`unknown input ${input}: corpus, nodedocs, or a Markdown file or folder`);
 }
 
 /** Corpus Markdown files, sorted, as `{ name, text }`. */
@@ -75,6 +81,26 @@ export function proseParagraphs(text) {
   }
   close();
   return out;
+}
+
+/** The paragraph `bench/edits.ts --every` inserts before every paragraph: two plain sentences. */
+export const NEW_PARAGRAPH = 'A paragraph was added here by the editor. It says nothing the page did not say before.';
+
+/**
+ * Every single-paragraph edit of `doc` that inserts or deletes a paragraph: for each prose paragraph (as
+ * `proseParagraphs` finds them, the same ones the sampled edits pick from), a new paragraph inserted before it, and
+ * the paragraph deleted with the blank lines after it. Two edits per paragraph, in document order, no sampling;
+ * made one at a time, since a long document's edited copies together would take hundreds of megabytes.
+ */
+export function* everyParagraphEdit(doc) {
+  const text = doc.text;
+  for (const [start, end] of proseParagraphs(text)) {
+    yield { kind: 'insert', text: `${text.slice(0, start)}${NEW_PARAGRAPH}\n\n${text.slice(start)}` };
+    // Up to the next non-blank line, so the paragraph goes with its separator and the rest keeps its spacing.
+    const rest = /\S/.exec(text.slice(end));
+    const to = rest === null ? text.length : text.lastIndexOf('\n', end + rest.index) + 1;
+    yield { kind: 'delete', text: text.slice(0, start) + text.slice(Math.max(to, end)) };
+  }
 }
 
 const SENTENCES = [
