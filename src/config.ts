@@ -115,8 +115,12 @@ export interface ChunkOptions {
   tableSplit?: 'rows';
   /** Never split a fenced code block; one larger than `maxSize` stands alone, flagged `oversized`. Default false. */
   preserveCode?: boolean;
-  /** Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. Default false. */
-  contextualize?: boolean;
+  /**
+   * Make `maxSize` apply to the embed text, breadcrumb included, and set `chunk.embedText`. `{ title: true }` also
+   * puts the document's title before the breadcrumb (`Title > Install > Linux`), counted in the size the same way.
+   * Default false.
+   */
+  contextualize?: boolean | ContextualizeOptions;
   /**
    * Id of the document: chunk ids are `${documentId}#${digest of the embedded content}`. Without one, a chunk's id
    * is its digest alone (`#3f9a…`) and `documentId` is `''`: see `NO_DOCUMENT_ID`.
@@ -134,6 +138,12 @@ export interface ChunkOptions {
   overlapTurns?: number;
   /** Aborting ends the stream with an `AbortError`. */
   signal?: AbortSignal;
+}
+
+/** What `contextualize` puts before a chunk's text, besides the heading breadcrumb. */
+export interface ContextualizeOptions {
+  /** The document's title first (front matter `title`, HTML `<title>`, PDF `Title`, or a first level-1 heading). Default false. */
+  title?: boolean;
 }
 
 /** The normalized, frozen form of `ChunkOptions`. */
@@ -154,7 +164,8 @@ export interface ChunkConfig {
   readonly preserveTables: boolean;
   readonly tableSplit: 'rows';
   readonly preserveCode: boolean;
-  readonly contextualize: boolean;
+  /** `true` for the breadcrumb, `{ title: true }` for the title and the breadcrumb, `false` for neither. */
+  readonly contextualize: boolean | Readonly<{ title: true }>;
   readonly documentId: string;
   readonly origin: string | undefined;
   readonly fixedSize: number | undefined;
@@ -194,10 +205,10 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-function checkKnownKeys(options: object, known: readonly string[]): void {
+function checkKnownKeys(options: object, known: readonly string[], prefix = ''): void {
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw invalidOption(key, `is not a known option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
+      throw invalidOption(`${prefix}${key}`, `is not a known option (known: ${known.join(', ')})`, (options as Record<string, unknown>)[key]);
     }
   }
 }
@@ -232,6 +243,22 @@ function seconds(option: string, value: unknown, fallback: number): number {
     throw invalidOption(option, 'must be a number of seconds above 0 and at most 604800 (a week)', value);
   }
   return value;
+}
+
+/** `contextualize`: a boolean, or `{ title }`, which turns it on (with the title before the breadcrumb when true). */
+function contextualizeOption(value: unknown): boolean | Readonly<{ title: true }> {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidOption('contextualize', 'must be a boolean or an object such as { title: true }', value);
+  }
+  checkKnownKeys(value, ['title'], 'contextualize.');
+  const title = bool('contextualize.title', (value as ContextualizeOptions).title, false);
+  return title ? Object.freeze({ title: true as const }) : true;
+}
+
+/** True when `contextualize` puts the document's title before the breadcrumb. */
+export function contextTitleOf(config: Pick<ChunkConfig, 'contextualize'>): boolean {
+  return typeof config.contextualize === 'object';
 }
 
 function signalOption(value: unknown): AbortSignal | undefined {
@@ -407,7 +434,7 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     preserveTables: bool('preserveTables', o.preserveTables, true),
     tableSplit: oneOf('tableSplit', o.tableSplit, ['rows'] as const, 'rows'),
     preserveCode: bool('preserveCode', o.preserveCode, false),
-    contextualize: bool('contextualize', o.contextualize, false),
+    contextualize: contextualizeOption(o.contextualize),
     documentId: o.documentId ?? NO_DOCUMENT_ID,
     origin: o.origin,
     fixedSize,

@@ -102,6 +102,11 @@ export interface BlockBase {
   readonly features?: BlockFeatures;
   /** Set on the parts of a construct too large for one parse batch, which the parser gives as consecutive blocks. */
   readonly continuation?: BlockContinuation;
+  /**
+   * The document's title as its format declares it (HTML `<title>`, PDF metadata `Title`), on the first block a
+   * parser gives. Front matter `title` and a first level-1 heading are read from their own blocks.
+   */
+  readonly documentTitle?: string;
   /** What the parser had to do to read this block, in words (a line cut inside, containers nested too deep read as text). */
   readonly warnings?: readonly string[];
   /** Who spoke this turn (transcripts only). */
@@ -197,6 +202,11 @@ export interface Chunk {
   readonly documentId: string;
   /** Where the document came from (a path, a URL), when known. */
   readonly origin?: string;
+  /**
+   * The document's title, when it has one: front matter `title`, HTML `<title>`, PDF metadata `Title`, else its
+   * first heading when that is of level 1 (see docs/retrieval-context.md).
+   */
+  readonly documentTitle?: string;
   /** 0-based position of the chunk in its document. */
   readonly index: number;
   /** The exact source slice: `documentText.slice(start, end)`. */
@@ -226,6 +236,10 @@ export interface Chunk {
   /** First and last turn index of a conversation chunk (turn strategy only). */
   readonly startTurn?: number;
   readonly endTurn?: number;
+  /** The id of the chunk before this one in its document; none on the first. */
+  readonly prevId?: string;
+  /** The id of the chunk after this one in its document; none on the last. */
+  readonly nextId?: string;
 }
 
 /** Summary figures of a chunking run. */
@@ -264,6 +278,8 @@ export interface ChunkedDocument {
   readonly documentId: string;
   /** What the document was read as; `'blocks'` when blocks were given (`chunkBlocks`), so no format was read. */
   readonly format: DocumentFormat | 'blocks';
+  /** The document's title, when it has one (`chunk.documentTitle` on every chunk). */
+  readonly title?: string;
 }
 
 /** What the synchronous and promise APIs return. */

@@ -40,7 +40,9 @@ describe('normalizeOptions', () => {
     ['preserveTables', { preserveTables: 1 }, /Invalid option preserveTables: must be a boolean, got 1/],
     ['tableSplit', { tableSplit: 'cells' }, /Invalid option tableSplit: must be one of 'rows', got "cells"/],
     ['preserveCode', { preserveCode: 'no' }, /Invalid option preserveCode: must be a boolean/],
-    ['contextualize', { contextualize: null }, /Invalid option contextualize: must be a boolean, got null/],
+    ['contextualize', { contextualize: null }, /Invalid option contextualize: must be a boolean or an object such as \{ title: true \}, got null/],
+    ['contextualize.title', { contextualize: { title: 'yes' } }, /Invalid option contextualize.title: must be a boolean, got "yes"/],
+    ['contextualize.titel', { contextualize: { titel: true } }, /Invalid option contextualize.titel: is not a known option \(known: title\), got true/],
     ['documentId', { documentId: 7 as unknown as string }, /Invalid option documentId: must be a string \(or '' for a document without an id\), got 7/],
     ['origin', { origin: 5 }, /Invalid option origin: must be a string, got 5/],
     ['fixedSize', { fixedSize: 0 }, /Invalid option fixedSize: must be an integer >= 1, got 0/],
@@ -58,6 +60,14 @@ describe('normalizeOptions', () => {
       expect(e.message).toMatch(message);
     });
   }
+
+  it('reads contextualize as a boolean or { title }, and takes its own normalized form back', () => {
+    expect(normalizeOptions({ contextualize: true }).contextualize).toBe(true);
+    expect(normalizeOptions({ contextualize: { title: false } }).contextualize).toBe(true);
+    const withTitle = normalizeOptions({ contextualize: { title: true } });
+    expect(withTitle.contextualize).toEqual({ title: true });
+    expect(normalizeOptions(withTitle as never).contextualize).toEqual({ title: true });
+  });
 
   it('clamps overlapTurns below the window', () => {
     expect(normalizeOptions({ turnsPerChunk: 3, overlapTurns: 5 }).overlapTurns).toBe(2);

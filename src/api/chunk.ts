@@ -51,7 +51,8 @@ export function chunkBlocks(blocks: Iterable<Block>, options?: ChunkOptions, dep
 function chunkBlocksWith(config: ChunkConfig, blocks: Iterable<Block>, deps: ChunkDeps | undefined, format: ChunkedDocument['format']): ChunkingResult {
   const core = createChunkCore(config, resolveDeps(config, deps));
   const chunks = runCore(core, blocks);
-  return { chunks, statistics: core.statistics(), document: { documentId: config.documentId, format } };
+  const title = core.title();
+  return { chunks, statistics: core.statistics(), document: { documentId: config.documentId, format, ...(title !== undefined ? { title } : {}) } };
 }
 
 /**

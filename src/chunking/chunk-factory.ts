@@ -5,6 +5,7 @@ import type { Chunk, ChunkMetadata, HeadingContext } from '../types.js';
 import { hashText, nextChunkId } from './chunk-id.js';
 import { NO_HEADING } from './heading-tracker.js';
 import { isSpaceCode } from '../unicode/segment-windows.js';
+import type { DocumentContext } from './document-title.js';
 
 /** What a strategy knows about a chunk before it is numbered. */
 export interface ChunkDraft {
@@ -30,6 +31,8 @@ export interface ChunkDraft {
 export interface ChunkOwner {
   documentId: string;
   origin?: string | undefined;
+  /** The document's context, whose title every chunk carries once it is settled (`document-title.ts`). */
+  document?: DocumentContext;
 }
 
 /** Metadata with every flag off. */
@@ -73,6 +76,8 @@ export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number,
   chunk.id = id ?? nextChunkId(owner, draft);
   chunk.documentId = owner.documentId;
   if (owner.origin !== undefined) chunk.origin = owner.origin;
+  const title = owner.document?.title;
+  if (title !== undefined) chunk.documentTitle = title;
   chunk.index = index;
   chunk.text = draft.text;
   chunk.start = draft.start;

@@ -3,12 +3,13 @@
  * optimizer share.
  */
 import type { ChunkConfig } from '../config.js';
-import { invalidOption } from '../config.js';
+import { contextTitleOf, invalidOption } from '../config.js';
 import { overheadOf, type Sizer } from '../protocols.js';
 import type { HeadingContext } from '../types.js';
 import { createBreadcrumbLine, joinEmbedText } from './embed-text.js';
 import { budget, type Budget } from './budget.js';
 import { createMeasure, type Measure } from './fit.js';
+import type { DocumentContext } from './document-title.js';
 
 /** What the embedder sees of a chunk, measured: its size, and its embed text with `contextualize`. */
 export interface EmbedMeasure {
@@ -36,8 +37,11 @@ export interface ChunkMeasure extends Measure {
   budget(heading: HeadingContext): Budget;
 }
 
-/** Creates the chunk measure of a run. */
-export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeasure {
+/**
+ * Creates the chunk measure of a run. With `contextualize: { title: true }`, the breadcrumb line starts with the
+ * title of `document`, which the title stage settles before the first block is measured.
+ */
+export function createChunkMeasure(config: ChunkConfig, sizer: Sizer, document?: DocumentContext): ChunkMeasure {
   const base = createMeasure(sizer);
   // The special tokens of every input (a Hugging Face tokenizer's [CLS] and [SEP]): in each chunk's size, and
   // kept out of the room its text has, so that the packer's sums of spans stay sums of the sizer's.
@@ -46,7 +50,8 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer): ChunkMeas
     throw invalidOption('maxSize', `must be above the ${overhead} special tokens the tokenizer adds to every input`, config.maxSize);
   }
   const limit = config.maxSize - overhead;
-  const breadcrumbLine = createBreadcrumbLine(sizer, limit);
+  const withTitle = contextTitleOf(config);
+  const breadcrumbLine = createBreadcrumbLine(sizer, limit, () => (withTitle ? document?.title : undefined));
   const room = (heading: HeadingContext): number => Math.max(1, limit - (config.contextualize ? breadcrumbLine(heading).size : 0));
   // Packing asks for the budget of the heading in force at every span: the last one is kept.
   const last = { heading: undefined as HeadingContext | undefined, budget: budget(0) };

@@ -19,6 +19,7 @@ import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { isProse, type PackedDraft, type SpanMark } from './draft.js';
 import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createSizer } from './sizers/index.js';
+import { linkNeighbours } from './neighbours.js';
 
 /** What a chunker lends with a chunk it hands to an injected optimizer. */
 interface Lent {
@@ -109,12 +110,18 @@ function documentRuns(chunks: readonly Chunk[]): Chunk[][] {
   return runs;
 }
 
-/** Finishes the drafts of one document's chunks, numbered from the first chunk's index. */
+/**
+ * Finishes the drafts of one document's chunks, numbered from the first chunk's index, with the document's title
+ * and linked to each other; the first and the last keep the outer neighbours the chunks given had.
+ */
 function finishAll(drafts: readonly PackedDraft[], chunks: readonly Chunk[]): Chunk[] {
   const first = chunks[0];
   if (first === undefined) return [];
-  const owner: ChunkOwner = { documentId: first.documentId, origin: first.origin };
-  return drafts.map((draft, i) => finishChunk(draft, owner, first.index + i));
+  const title = first.documentTitle;
+  const owner: ChunkOwner = { documentId: first.documentId, origin: first.origin, ...(title !== undefined ? { document: { title, settled: true } } : {}) };
+  const finished = drafts.map((draft, i) => finishChunk(draft, owner, first.index + i));
+  const outer = { prevId: first.prevId, nextId: chunks.at(-1)?.nextId };
+  return linkNeighbours(finished, outer);
 }
 
 /** One document's chunks read back into drafts. */

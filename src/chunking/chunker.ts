@@ -30,6 +30,8 @@ import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
 import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
+import { createDocumentContext, createTitleStage, type DocumentContext } from './document-title.js';
+import { createNeighbourStage } from './neighbours.js';
 import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 
@@ -57,6 +59,8 @@ export interface ResolvedDeps {
   readonly measure: ChunkMeasure;
   /** The default optimizer works on drafts; an injected one gets chunks (`ChunkOptimizer`). */
   readonly optimizer: { readonly drafts: DraftOptimizer } | { readonly chunks: ChunkOptimizer };
+  /** The document being chunked: its title, which the measure counts with `contextualize: { title: true }`. */
+  readonly document: DocumentContext;
 }
 
 /** Most chunks an optimizer window holds: a long section is optimized a window at a time, in bounded memory. */
@@ -68,7 +72,8 @@ export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): Resolved
   const builtIn = () => createTextSplitter({ sizer, locale: config.locale });
   // An injected splitter's answers are checked: a wrong one would lose text or break the limit without a word.
   const checked = deps.textSplitter === undefined ? undefined : toCheckedTextSplitter(deps.textSplitter, sizer, lazily(builtIn));
-  const measure = createChunkMeasure(config, sizer);
+  const document = createDocumentContext();
+  const measure = createChunkMeasure(config, sizer, document);
   return {
     sizer,
     splitter: checked ?? builtIn(),
@@ -76,6 +81,7 @@ export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): Resolved
     tracker: headingTrackerOf(deps) ?? new DefaultHeadingTracker(),
     measure,
     optimizer: deps.optimizer === undefined ? { drafts: createDefaultOptimizer(measure) } : { chunks: toOptimizer(deps.optimizer) },
+    document,
   };
 }
 
@@ -105,15 +111,20 @@ function headingTrackerOf(deps: ChunkDeps): HeadingTracker | undefined {
 /** The chunk core plus its running statistics. */
 export interface ChunkCore extends Core<Block, Chunk> {
   statistics(): ChunkStatistics;
+  /** The document's title, once settled (before the first chunk comes out). */
+  title(): string | undefined;
 }
 
 /**
  * Creates the chunk core: blocks in (from `parse()`), numbered chunks out. The semantic strategy is built here;
- * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks.
+ * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks. Blocks pass the
+ * title stage first (every chunk carries the document's title); chunks are linked to their neighbours last.
  */
 export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
+  const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin, document: deps.document };
   // The simpler strategies measure whole chunks only: the special tokens are counted in each of their sizes.
-  const core = config.strategy === 'semantic' ? createSemanticCore(config, deps) : createStrategyCore(config, withOverhead(deps.sizer));
+  const inner = config.strategy === 'semantic' ? createSemanticCore(config, deps, owner) : createStrategyCore(config, withOverhead(deps.sizer), owner);
+  const core = pipeCores(pipeCores(createTitleStage(deps.document), inner), createNeighbourStage());
   const warnings = createWarningTally();
   return {
     write(block) {
@@ -121,8 +132,9 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
       return core.write(block);
     },
     end: () => core.end(),
+    title: () => deps.document.title,
     statistics() {
-      const statistics = core.statistics();
+      const statistics = inner.statistics();
       const noted = [...warnings.list(), ...deps.warnings()];
       return noted.length === 0 ? statistics : { ...statistics, warnings: [...statistics.warnings, ...noted] };
     },
@@ -133,10 +145,9 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
  * The semantic chunker's core: heading tracking, packing, optimizing in bounded windows of one section, numbering.
  * Drafts travel from the packer through the optimizer and become chunks once, when they are numbered.
  */
-function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
+function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: ChunkOwner): Core<Block, Chunk> & { statistics(): ChunkStatistics } {
   const stats = createStatisticsAccumulator(config);
   const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
-  const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin };
   const ids = createChunkIdSequence(config.documentId);
   let index = 0;
 

@@ -22,8 +22,11 @@ function blocksToText<Out>(inner: Core<string, Out>): Core<Block, Out> {
 }
 
 /** Creates the core of a non-semantic strategy over blocks, with running statistics. */
-export function createStrategyCore(config: ChunkConfig, sizer: Sizer): Core<Block, Chunk> & { statistics(): ChunkStatistics } {
-  const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin };
+export function createStrategyCore(
+  config: ChunkConfig,
+  sizer: Sizer,
+  owner: ChunkOwner = { documentId: config.documentId, origin: config.origin },
+): Core<Block, Chunk> & { statistics(): ChunkStatistics } {
   const row = strategyRow(config.strategy);
   if (row === undefined) throw invalidOption('strategy', 'the semantic strategy has its own core', config.strategy);
   const inner: Core<Block, Chunk> = row.input === 'text' ? blocksToText(row.core(config, sizer, owner)) : row.core(config, sizer, owner);

@@ -66,7 +66,7 @@ describe('the documented examples', () => {
 
     const result = await chunker.chunkFile(HANDBOOK);
 
-    expect(result.document).toEqual({ documentId: HANDBOOK, format: 'pdf' });
+    expect(result.document).toEqual({ documentId: HANDBOOK, format: 'pdf', title: 'The Indexing Handbook' });
     expect(result.chunks.length).toBeGreaterThan(0);
     expect(result.chunks.every((c) => c.pageStart !== undefined && c.text === result.text.slice(c.start, c.end))).toBe(true);
     expect(result.statistics.pages).toBeGreaterThan(1);
@@ -79,7 +79,7 @@ describe('the documented examples', () => {
 
     const result = chunker.chunkBlocks(blocks, 'guide-v2');
 
-    expect(result.document).toEqual({ documentId: 'guide-v2', format: 'blocks' });
+    expect(result.document).toEqual({ documentId: 'guide-v2', format: 'blocks', title: 'Harbor Pilot Handbook' });
     expect(result.chunks.every((c) => c.documentId === 'guide-v2' && c.id.startsWith('guide-v2#'))).toBe(true);
     expect(result.chunks).toEqual(chunkBlocks(blocks, { targetSize: 500, maxSize: 700, documentId: 'guide-v2' }).chunks);
   });
@@ -154,7 +154,7 @@ describe('the documented examples', () => {
     expect(s.avgSize).toBeCloseTo(result.chunks.reduce((n, c) => n + c.size, 0) / result.chunks.length, 9);
     expect(s.minSize).toBe(Math.min(...result.chunks.map((c) => c.size)));
     expect(s.maxSize).toBe(Math.max(...result.chunks.map((c) => c.size)));
-    expect(result.document).toEqual({ documentId: 'install.md', format: 'markdown' });
+    expect(result.document).toEqual({ documentId: 'install.md', format: 'markdown', title: 'Install' });
   });
 
   it('the stream stage carries the same config and parts into pipeline(...)', async () => {

@@ -54,7 +54,7 @@ describe('chunk contracts over generated Markdown', () => {
   const options = fc.record({
     size: fc.constantFrom(...SIZES),
     overlap: fc.constantFrom(0, 0, 4, 16),
-    contextualize: fc.boolean(),
+    contextualize: fc.constantFrom(false, true, { title: true }),
     preserveCode: fc.boolean(),
     splitLevels: fc.constantFrom([1, 2], [1], [1, 2, 3]),
   });

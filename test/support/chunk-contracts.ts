@@ -26,6 +26,10 @@ export function checkChunks(text: string, blocks: readonly Block[], chunks: read
   const ids = referenceChunkIds(config.documentId, chunks);
   chunks.forEach((c, i) => {
     if (c.id !== ids[i]) fail(c, `has id ${c.id}, expected ${ids[i]}`);
+    // Neighbours: the ids of the chunks before and after it in the document, none past either end.
+    if (c.prevId !== chunks[i - 1]?.id) fail(c, `has prevId ${c.prevId}, expected ${chunks[i - 1]?.id}`);
+    if (c.nextId !== chunks[i + 1]?.id) fail(c, `has nextId ${c.nextId}, expected ${chunks[i + 1]?.id}`);
+    if (c.documentTitle !== chunks[0]?.documentTitle) fail(c, `has title ${c.documentTitle}, the first chunk ${chunks[0]?.documentTitle}`);
   });
   chunks.forEach((c, i) => {
     if (c.index !== i) fail(c, `has index ${c.index} at position ${i}`);

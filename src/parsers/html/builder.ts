@@ -75,11 +75,16 @@ interface Leaf {
   readonly images: string[];
 }
 
-/** Where drafts go, and the `main` signal. */
+/** Where drafts go, the `main` signal, and the page's `<title>`. */
 export interface DraftSink {
   add(draft: DraftBlock): void;
   mainStarts(): void;
+  /** The text of the page's first `<title>` (outside SVG and other content that is not read). */
+  titleFound?(title: string): void;
 }
+
+/** The most text of a `<title>` kept: a title is a line. */
+const MAX_TITLE_TEXT = 1024;
 
 /** Builds the drafts of one document from its tokens. */
 export class BlockBuilder implements TokenHandler {
@@ -94,6 +99,9 @@ export class BlockBuilder implements TokenHandler {
   #dropFrom = -1;
   /** A raw-text element (script, style) whose text is skipped until its end tag. */
   #rawSkip: string | null = null;
+  /** The text of the page's first `<title>` while it is read; `null` before it and once it has been given. */
+  #title: string | null = null;
+  #titleSeen = false;
   #leaf: Leaf | null = null;
   #container: Container | null = null;
   #region: Region = OUTSIDE_REGION;
@@ -111,6 +119,7 @@ export class BlockBuilder implements TokenHandler {
 
   text(text: string, start: number, end: number): void {
     this.#at = end;
+    if (this.#title !== null && this.#rawSkip === 'title') this.#title = (this.#title + text).slice(0, MAX_TITLE_TEXT);
     if (this.#rawSkip !== null || this.#dropFrom !== -1) return;
     const container = this.#container;
     if (container !== null) {
@@ -133,6 +142,8 @@ export class BlockBuilder implements TokenHandler {
     if (this.#rawSkip !== null) return;
     if (RAW_TEXT.has(name) && !selfClosing) {
       this.#rawSkip = name;
+      // The page's title: the first, in the head (which is never text) or not, but not an SVG drawing's, which names the drawing.
+      if (name === 'title' && !this.#titleSeen && (this.#counts.get('svg') ?? 0) === 0) this.#title = '';
       return;
     }
     if (this.#dropFrom !== -1) {
@@ -158,7 +169,9 @@ export class BlockBuilder implements TokenHandler {
   closeTag(name: string, _start: number, end: number): void {
     this.#at = end;
     if (this.#rawSkip !== null) {
-      if (name === this.#rawSkip) this.#rawSkip = null;
+      if (name !== this.#rawSkip) return;
+      this.#rawSkip = null;
+      if (name === 'title' && this.#title !== null) this.#endTitle();
       return;
     }
     if (name === 'br') return this.#voidElement('br', {}, _start, end);
@@ -173,8 +186,17 @@ export class BlockBuilder implements TokenHandler {
     }
   }
 
+  /** Hands the title read to the sink, once. */
+  #endTitle(): void {
+    const title = this.#title as string;
+    this.#title = null;
+    this.#titleSeen = true;
+    this.#sink.titleFound?.(title);
+  }
+
   /** The document has ended: every open element is closed. */
   finish(): void {
+    if (this.#title !== null) this.#endTitle();
     this.#excess = 0;
     while (this.#stack.length > 0) this.#pop(this.#at);
     this.#endLeaf(this.#at);

@@ -65,6 +65,8 @@ export class HtmlDocument {
   #shift: number | undefined;
   /** True once a block has come out: the first has no gap before it. */
   #started = false;
+  /** The page's `<title>`, given on the first block that comes out (`documentTitle`). */
+  #title: string | undefined;
 
   constructor(mode: ContentMode) {
     if (mode === 'all') this.#state = 'all';
@@ -83,6 +85,11 @@ export class HtmlDocument {
     this.#held.push(draft);
     this.#heldLength += draft.text.length;
     if (this.#articles.size > 1 || this.#heldLength > HOLD_LIMIT) this.#readAll();
+  }
+
+  /** The page's `<title>`: the first block that comes out carries it, when it has not come out yet. */
+  titleFound(title: string): void {
+    if (!this.#started && this.#title === undefined) this.#title = title;
   }
 
   /** A `main` element starts: what was held is not content. */
@@ -134,7 +141,8 @@ export class HtmlDocument {
 
   #emit(draft: DraftBlock): void {
     const continues = draft.continuation?.previous === true;
-    const gapBefore = !this.#started ? '' : continues ? (draft.gap ?? '') : '\n\n';
+    const first = !this.#started;
+    const gapBefore = first ? '' : continues ? (draft.gap ?? '') : '\n\n';
     this.#started = true;
     const start = this.#offset + gapBefore.length;
     const startLine = this.#line + countLineEndings(gapBefore);
@@ -142,7 +150,9 @@ export class HtmlDocument {
     const endLine = startLine + countLineEndings(draft.text);
     this.#offset = end;
     this.#line = endLine;
-    this.#out.push(toBlock(this.#leveled(draft), { start, end, startLine, endLine, gapBefore }));
+    const block = toBlock(this.#leveled(draft), { start, end, startLine, endLine, gapBefore });
+    const title = first ? this.#title?.replace(/\s+/g, ' ').trim() : undefined;
+    this.#out.push(title ? { ...block, documentTitle: title } : block);
   }
 }
 

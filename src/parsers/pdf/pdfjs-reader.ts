@@ -55,6 +55,8 @@ export interface OpenedPdf {
   readonly pages: number;
   readonly outline: OutlineEntry[];
   readonly warnings: string[];
+  /** The document information dictionary's `Title`, when it has one. */
+  readonly title?: string;
   /** Reads the text of one page (1-based); the page stays open a little, for `graphics`. */
   page(number: number): Promise<SandboxPage>;
   /** Reads what a page draws (its operator list) and the names of its fonts, then releases the page. */
@@ -101,6 +103,7 @@ export async function openPdf(source: SandboxSource, password: string | undefine
   }
   const warnings: string[] = [];
   const outline = await readOutline(doc, warnings);
+  const title = await readTitle(doc);
   const open = new Map<number, PdfPageProxy>();
   const release = (number: number): void => {
     open.get(number)?.cleanup();
@@ -110,6 +113,7 @@ export async function openPdf(source: SandboxSource, password: string | undefine
     pages: doc.numPages,
     outline,
     warnings,
+    ...(title !== undefined ? { title } : {}),
     async page(number) {
       const page = await getPage(doc, number);
       open.set(number, page);
@@ -282,4 +286,22 @@ function openError(error: unknown): PdfReadError {
   }
   const why = e?.name === 'InvalidPDFException' ? 'not a PDF, or truncated or corrupt' : (e?.message ?? String(error));
   return new PdfReadError('ERR_PDF_INVALID', `The input is not a readable PDF: ${why}`);
+}
+
+/** The most of a metadata title kept: some producers put a whole abstract there. */
+const MAX_TITLE_TEXT = 1024;
+
+/**
+ * The `Title` of the document information dictionary, or `undefined` (none, not text, or unreadable: a title is
+ * worth no failure). XMP metadata is not read: pdf.js parses it only to give it back, and files that have it
+ * carry the same title in the dictionary.
+ */
+async function readTitle(doc: PdfDocumentProxy): Promise<string | undefined> {
+  try {
+    const { info } = await doc.getMetadata();
+    const title = (info as { Title?: unknown } | null)?.Title;
+    return typeof title === 'string' && /\S/.test(title) ? title.slice(0, MAX_TITLE_TEXT) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -93,6 +93,7 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
   });
   try {
     const warnings = [...session.warnings];
+    const stamp = titleStamp(session.title);
     const assembler = createPdfAssembler({ outline: session.outline });
     const scanned: number[] = [];
     const truncated: number[] = [];
@@ -105,7 +106,7 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
         page = await (next as Promise<SandboxPage>);
       } catch (error) {
         // The pages read before the one that failed are laid out and emitted first.
-        if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield block;
+        if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield stamp(block);
         throw error;
       }
       // What the page draws is read only when its text calls for it (a table, no text, fonts to name).
@@ -121,16 +122,16 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
         try {
           read = await drawing;
         } catch (error) {
-          if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield block;
+          if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield stamp(block);
           throw error;
         }
         input = { ...input, graphics: read.graphics, fonts: read.fonts, ...(read.reversedWords ? { reversedWords: read.reversedWords } : {}) };
         if (!page.items.some((i) => /\S/.test(i.str)) && (read.graphics.images.length > 0 || read.graphics.unlisted === true)) scanned.push(number);
       }
       if (page.truncated) truncated.push(number);
-      for (const block of assembler.write(input)) yield block;
+      for (const block of assembler.write(input)) yield stamp(block);
     }
-    for (const block of assembler.end()) yield block;
+    for (const block of assembler.end()) yield stamp(block);
     warnings.push(...assembler.warnings());
     if (truncated.length > 0) {
       warnings.push(`${pageList(truncated)} ${truncated.length === 1 ? 'has' : 'have'} more than ${MAX_PAGE_ITEMS} runs of text: the runs past those are not in the output`);
@@ -168,4 +169,14 @@ function abortError(signal: AbortSignal): Error {
 function pageList(pages: readonly number[]): string {
   const head = pages.slice(0, 10).join(', ');
   return pages.length > 10 ? `pages ${head}, …` : `page${pages.length === 1 ? '' : 's'} ${head}`;
+}
+
+/** Puts the document's metadata title on the first block given (`documentTitle`), and passes the others as they are. */
+function titleStamp(title: string | undefined): (block: Block) => Block {
+  const state = { first: true };
+  return (block) => {
+    if (!state.first) return block;
+    state.first = false;
+    return title === undefined ? block : { ...block, documentTitle: title };
+  };
 }

@@ -29,7 +29,7 @@ async function handle(request: SandboxRequest): Promise<void> {
     document = null;
     try {
       document = await openPdf(request.source, request.password);
-      reply({ op: 'opened', pages: document.pages, outline: document.outline, warnings: document.warnings });
+      reply({ op: 'opened', pages: document.pages, outline: document.outline, warnings: document.warnings, ...(document.title !== undefined ? { title: document.title } : {}) });
     } catch (error) {
       reply(failure(error));
     }

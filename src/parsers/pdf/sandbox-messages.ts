@@ -103,7 +103,7 @@ export interface SandboxGraphics {
 /** Replies of the child, one per request; `ready` comes first, unasked, once pdf.js is loaded. */
 export type SandboxReply =
   | { readonly op: 'ready' }
-  | { readonly op: 'opened'; readonly pages: number; readonly outline: OutlineEntry[]; readonly warnings: string[] }
+  | { readonly op: 'opened'; readonly pages: number; readonly outline: OutlineEntry[]; readonly warnings: string[]; readonly title?: string }
   | { readonly op: 'page'; readonly number: number; readonly packed: PackedItems; readonly truncated: boolean }
   | ({ readonly op: 'graphics' } & SandboxGraphics)
   | { readonly op: 'closed' }

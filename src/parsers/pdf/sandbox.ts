@@ -38,6 +38,8 @@ export interface PdfSession {
   readonly pages: number;
   readonly outline: readonly OutlineEntry[];
   readonly warnings: readonly string[];
+  /** The document information dictionary's `Title`, when it has one. */
+  readonly title?: string;
   /**
    * Reads one page. Pages are read one at a time in the order asked; asking for the next page before the current
    * one is used lets the sandbox read it meanwhile. Rejects with `ERR_PDF_LIMIT` (naming the page) when the budget
@@ -126,6 +128,7 @@ export async function openPdfSession(source: SandboxSource, options: PdfSessionO
     pages,
     outline: opened.outline,
     warnings: opened.warnings,
+    ...(opened.title !== undefined ? { title: opened.title } : {}),
     async page(number) {
       let pending = requested.get(number);
       if (pending === undefined) {
