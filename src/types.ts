@@ -25,6 +25,31 @@ export interface Span {
   readonly end: number;
 }
 
+/**
+ * Where on a page a text is drawn (PDF only): PDF points, origin at the top left of the page's visible area (its
+ * crop box, before the page's `/Rotate`), `y` and `height` downwards, as a viewer draws a highlight. A glyph's box is
+ * its em square, from its font's descent.
+ */
+export interface PageBox {
+  /** 1-based page number. */
+  readonly page: number;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A box of a block, with the span of the document text drawn in it (`[start, end)`, document offsets). */
+export interface TextBox extends PageBox {
+  readonly start: number;
+  readonly end: number;
+  /**
+   * How the span's glyphs are laid in the box when not from left to right: from the right (Arabic, Hebrew), up the
+   * page (text set bottom-up) or down it. A part of the span is that part of the box, its glyphs laid evenly.
+   */
+  readonly direction?: 'rtl' | 'up' | 'down';
+}
+
 /** The heading stack in force at some point of a document. */
 export interface HeadingContext {
   /** Heading titles, outermost first: `['Install', 'Linux']`. */
@@ -85,6 +110,12 @@ export interface BlockBase {
    * page after `page`, so a piece of the block knows its pages.
    */
   readonly pageBreaks?: readonly number[];
+  /**
+   * Where the block's text is drawn (PDF only, when the page's area is known): one box per run of text (a line, or
+   * the part of a line a run of the text layer holds; a table row), in the order of the text, each with the span of
+   * the text it holds. Together they cover the glyphs of the block's text and nothing else of its pages.
+   */
+  readonly boxes?: readonly TextBox[];
   /**
    * Where the block comes from in the HTML source (HTML and Word): UTF-16 offsets `[sourceStart, sourceEnd)` into
    * the decoded source, from the start tag of its element to the end of its end tag, so the original can be
@@ -222,6 +253,11 @@ export interface Chunk {
   readonly heading: HeadingContext;
   readonly pageStart?: number;
   readonly pageEnd?: number;
+  /**
+   * Where the chunk's text is drawn (PDF only): one box per line run of its text, in the order of the text, from
+   * the boxes of its blocks, cut where the chunk begins or ends inside a run. Absent for other formats.
+   */
+  readonly boxes?: readonly PageBox[];
   readonly metadata: ChunkMetadata;
   /** Size in the configured unit, counting what the embedder sees. */
   readonly size: number;

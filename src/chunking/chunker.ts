@@ -19,6 +19,7 @@ import {
   type TextSplitterLike,
 } from '../protocols.js';
 import type { Block, Chunk, ChunkStatistics } from '../types.js';
+import { createChunkBoxes } from './chunk-boxes.js';
 import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { lendDrafts } from './chunk-optimizer.js';
 import { createChunkIdSequence } from './chunk-id.js';
@@ -126,12 +127,14 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkC
   const inner = config.strategy === 'semantic' ? createSemanticCore(config, deps, owner) : createStrategyCore(config, withOverhead(deps.sizer), owner);
   const core = pipeCores(pipeCores(createTitleStage(deps.document), inner), createNeighbourStage());
   const warnings = createWarningTally();
+  const boxes = createChunkBoxes();
   return {
     write(block) {
       warnings.note(block.warnings);
-      return core.write(block);
+      boxes.add(block);
+      return boxes.placeAll(core.write(block));
     },
-    end: () => core.end(),
+    end: () => boxes.placeAll(core.end()),
     title: () => deps.document.title,
     statistics() {
       const statistics = inner.statistics();

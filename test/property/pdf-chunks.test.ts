@@ -17,6 +17,7 @@ import { checkChunks } from '../support/chunk-contracts.js';
 import { corpusFiles, describeCorpus, itWithCorpusFile } from '../support/corpus.js';
 import { buildPdf, typeset } from '../support/pdf-builder.js';
 import { corpusPdf } from '../support/pdf-corpus.js';
+import { boxLetters, lettersBeyond, lettersInBoxes, pdfGlyphs } from '../support/pdf-boxes.js';
 import { GUIDE_HEADER, guidePdf, guidePdfWithOutline, longPdf } from '../support/pdf-samples.js';
 import { pdfDocumentArbitrary } from '../support/pdf-arbitrary.js';
 import { fcParams } from '../support/property.js';
@@ -26,6 +27,17 @@ const SIZES: ChunkOptions[] = [
   { unit: 'tokens', maxSize: 512, overlap: 32 },
   { unit: 'chars', maxSize: 1500, contextualize: true },
 ];
+
+/** Pages of each corpus PDF whose chunks' boxes are checked against pdf.js's glyphs (bounded for CI time). */
+const BOX_PAGES = 12;
+/**
+ * Letters a chunk's boxes may miss or hold beyond its text, as a share of its letters (plus three): glyphs of other
+ * text drawn over or under a line lie inside its box (freeculture's cover sets its title twice, in two sizes, one
+ * over the other; GeoTopo's formulas set sub- and superscripts into the lines around and build symbols of two
+ * glyphs), and a glyph's place is taken from its run's width, laid evenly. A box on a wrong line or column misses
+ * most of its letters.
+ */
+const BOX_SLACK = 0.03;
 
 /** The page each character of the document text came from (0 for the separators between blocks). */
 function pageOfOffsets(doc: PdfDocument): Uint16Array {
@@ -111,6 +123,27 @@ describeCorpus('PDF chunks', () => {
     // A PDF that cannot be read (encrypted, broken) must say so with a PDF error code.
     if (doc instanceof Error) expect(doc).toMatchObject({ name: 'ChunkError', code: expect.stringMatching(/^ERR_PDF_/) });
     else checkPdfChunks(doc);
+  });
+
+  it.each(files.map((f) => [basename(f), f]))('%s: the glyphs inside each chunk\'s boxes are its text', async (_name, file) => {
+    const doc = docs.get(file) as PdfDocument | Error;
+    if (doc instanceof Error || doc.blocks.length === 0) return;
+    const glyphs = await pdfGlyphs(file, BOX_PAGES);
+    const rightToLeft = doc.blocks.filter((b) => b.boxes?.some((x) => x.direction === 'rtl')).length * 2 > doc.blocks.length;
+    for (const size of SIZES.slice(1)) {
+      const chunks = chunkBlocks(doc.blocks, size).chunks.filter((c) => (c.pageEnd as number) <= BOX_PAGES);
+      const wrong = chunks.flatMap((c) => {
+        if (c.boxes === undefined) return [`#${c.index} has no boxes`];
+        const text = boxLetters(c.text);
+        const drawn = lettersInBoxes(glyphs, c.boxes, rightToLeft);
+        // A table may repeat a label set once over several columns: its letters are looked for, not counted.
+        const missing = c.metadata.kinds.includes('table') ? [...new Set(text)].filter((ch) => !drawn.includes(ch)).join('') : lettersBeyond(text, drawn);
+        const extra = lettersBeyond(drawn, text);
+        const slack = 3 + Math.ceil(BOX_SLACK * text.length);
+        return missing.length > slack || extra.length > slack ? [`#${c.index} p${c.pageStart}: missing '${missing}', extra '${extra}' of ${text.length}`] : [];
+      });
+      expect(wrong).toEqual([]);
+    }
   });
 
   itWithCorpusFile('pdf/freeculture.pdf')('leaves no running header or footer of freeculture.pdf in chunk text', () => {

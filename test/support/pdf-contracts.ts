@@ -29,6 +29,14 @@ export function checkDocument(doc: PdfDocument): void {
     const breaks = b.pageBreaks ?? [];
     if (breaks.length !== (b.pageEnd ?? page) - page) throw new Error(`pageBreaks of the block at ${b.start}: one per page after the first`);
     if (breaks.some((at, i) => at <= b.start || at >= b.end || at < (breaks[i - 1] ?? 0))) throw new Error(`pageBreaks of the block at ${b.start} out of order`);
+    // Boxes hold spans of the block's text in its order (chunks take theirs by offset), on the block's pages.
+    let boxStart = b.start;
+    for (const box of b.boxes ?? []) {
+      if (box.start < boxStart || box.end <= box.start || box.end > b.end) throw new Error(`box [${box.start}, ${box.end}) of the block at ${b.start}`);
+      if (box.page < page || box.page > (b.pageEnd ?? page)) throw new Error(`box on page ${box.page} of the block at ${b.start}`);
+      if (![box.x, box.y, box.width, box.height].every(Number.isFinite) || box.width < 0 || box.height < 0) throw new Error(`box of the block at ${b.start}`);
+      boxStart = box.start;
+    }
     if (b.kind === 'heading' && (b.depth < 1 || b.depth > 6 || b.title.trim() === '')) throw new Error(`bad heading at ${b.start}`);
     if (b.kind === 'list') {
       let at = b.start;

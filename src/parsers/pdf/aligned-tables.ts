@@ -10,8 +10,9 @@
  */
 import { isOneGrapheme } from '../../unicode/segmenters.js';
 import { findGutter } from './columns.js';
+import { lineBoxes, unionBoxes } from './runs.js';
 import type { TableGrid } from './tables.js';
-import type { PdfLine } from './types.js';
+import type { GlyphBox, PdfLine } from './types.js';
 
 /** Fewest consecutive rows of a table found from alignment. */
 const MIN_ROWS = 4;
@@ -207,7 +208,21 @@ function tableOf(rows: readonly PdfLine[][], above: readonly PdfLine[][]): Align
     y1: Math.max(...all.map((f) => f.y + Math.max(size, f.fontSize))),
   };
   const grid = head.length === 0 ? cells : [cellsOf(head, rivers), ...cells];
-  return { grid: { box, rows: grid, headerRows: 1, fontSize: size }, fragments: new Set(all) };
+  const cellBoxes = [...(head.length === 0 ? [] : [head]), ...rows].map((row) => cellGlyphs(row, rivers));
+  const boxes = all.every((f) => f.runs !== undefined) ? { cellBoxes } : {};
+  return { grid: { box, rows: grid, headerRows: 1, fontSize: size, ...boxes }, fragments: new Set(all) };
+}
+
+/** Where the cells of a row of fragments are drawn, each fragment to the cell under its centre (as `cellsOf`). */
+function cellGlyphs(row: readonly PdfLine[], rivers: readonly number[]): GlyphBox[][] {
+  const cells = Array.from({ length: rivers.length + 1 }, (): PdfLine[] => []);
+  for (const f of row) {
+    const centre = (f.x + f.right) / 2;
+    let k = 0;
+    while (k < rivers.length && centre > (rivers[k] as number)) k++;
+    (cells[k] as PdfLine[]).push(f);
+  }
+  return cells.map((cell) => unionBoxes(lineBoxes(cell)));
 }
 
 /** The cells of a row of fragments between the rivers, each fragment by its centre; lines of one cell top first. */

@@ -5,7 +5,7 @@
  */
 import type { PlacedGroup } from './block-writer.js';
 import { continuesParagraph, type LineGroup, type PageLayout } from './layout.js';
-import type { TableGrid } from './tables.js';
+import { appendRows, rowsFrom, type TableGrid } from './tables.js';
 import type { PdfLine } from './types.js';
 
 /** A paragraph held open for the next page stops running on past this many lines, so that memory stays bounded. */
@@ -99,8 +99,9 @@ function headOf(group: LineGroup): TableGrid | undefined {
  */
 function partOf(open: PlacedGroup, first: LineGroup): LineGroup | null {
   if (open.group.kind !== 'table' || first.kind !== 'table') return first;
-  const rows = withoutRepeatedHeader(open.part?.head ?? open.group.grid, first.grid);
-  return rows.length === 0 ? null : { ...first, grid: { ...first.grid, rows, headerRows: 0 } };
+  const { cellBoxes: _boxes, ...grid } = first.grid;
+  const rest = rowsFrom(first.grid, repeatedHeader(open.part?.head ?? open.group.grid, first.grid));
+  return rest.rows.length === 0 ? null : { ...first, grid: { ...grid, ...rest, headerRows: 0 } };
 }
 
 /** The open group grown by `first`, when `first` runs it on; null when it does not. */
@@ -128,13 +129,14 @@ function joinTables(table: TableGrid, next: TableGrid, head: TableGrid): TableGr
   const width = table.rows[0]?.length ?? 0;
   if ((next.rows[0]?.length ?? 0) !== width) return null;
   const box = { x0: Math.min(table.box.x0, next.box.x0), y0: next.box.y0, x1: Math.max(table.box.x1, next.box.x1), y1: table.box.y1 };
-  return { ...table, box, rows: [...table.rows, ...withoutRepeatedHeader(head, next)] };
+  const rest = rowsFrom(next, repeatedHeader(head, next));
+  return appendRows(table, rest.rows, rest.cellBoxes, box);
 }
 
-/** The rows of `next` without the header rows of `head` (the table's first part) printed again at its top. */
-function withoutRepeatedHeader(head: TableGrid, next: TableGrid): readonly (readonly string[])[] {
+/** How many rows at the top of `next` are the header rows of `head` (the table's first part) printed again. */
+function repeatedHeader(head: TableGrid, next: TableGrid): number {
   const header = head.rows.slice(0, head.headerRows).map((r) => r.join('\u0000'));
-  let rows = next.rows;
-  while (rows.length > 0 && header.includes((rows[0] as readonly string[]).join('\u0000'))) rows = rows.slice(1);
-  return rows;
+  let k = 0;
+  while (k < next.rows.length && header.includes((next.rows[k] as readonly string[]).join('\u0000'))) k++;
+  return k;
 }

@@ -5,11 +5,12 @@
  * text (1-based); `gapBefore` is `"\n\n"` (`''` for the first block). The writer keeps only where the next block
  * starts, never the document text.
  */
-import type { Block, ListItemSpan, Span } from '../../types.js';
+import type { Block, ListItemSpan, Span, TextBox } from '../../types.js';
 import type { LineGroup } from './layout.js';
-import { delimiterRow, pipeRow, type TableGrid } from './tables.js';
-import { joinLines, joinLinesAt, type Vocabulary } from './text.js';
-import type { PdfLine } from './types.js';
+import { delimiterRow, pipeCell, pipeRow, type TableGrid } from './tables.js';
+import { shiftRun, unionBoxes } from './runs.js';
+import { joinLinesAt, type Vocabulary } from './text.js';
+import type { GlyphBox, PdfLine, TextRun } from './types.js';
 
 /** What separates two blocks in the extracted document text. */
 export const PDF_BLOCK_SEPARATOR = '\n\n';
@@ -59,8 +60,11 @@ export function createBlockWriter(knows: Vocabulary): BlockWriter {
   };
 }
 
-/** The fields every PDF block has, for a block of `text` at `place`. */
-function baseOf(placed: PlacedGroup, place: BlockPlace, text: string) {
+/**
+ * The fields every PDF block has, for a block of `text` at `place` whose glyphs `runs` (spans of `text`) are drawn
+ * in; a block without runs (a page whose area is unknown) has no boxes.
+ */
+function baseOf(placed: PlacedGroup, place: BlockPlace, text: string, runs: readonly TextRun[] | undefined) {
   return {
     text,
     start: place.start,
@@ -70,7 +74,35 @@ function baseOf(placed: PlacedGroup, place: BlockPlace, text: string) {
     page: placed.page,
     ...(placed.pageEnd !== placed.page ? { pageEnd: placed.pageEnd } : {}),
     gapBefore: place.start === 0 ? '' : PDF_BLOCK_SEPARATOR,
+    ...(runs !== undefined && runs.length > 0 ? { boxes: runs.map((r) => textBox(r, place.start)) } : {}),
   };
+}
+
+/** Boxes are given to a hundredth of a point: finer says nothing a viewer could draw. */
+const round = (v: number): number => Math.round(v * 100) / 100;
+
+/** A run of a block's text as a box with document offsets, the block starting at `start`. */
+function textBox(run: TextRun, start: number): TextBox {
+  const b = run.box;
+  const direction = directionOf(run);
+  return {
+    page: b.page,
+    x: round(b.x),
+    y: round(b.y),
+    width: round(b.width),
+    height: round(b.height),
+    start: start + run.start,
+    end: start + run.end,
+    ...(direction !== undefined ? { direction } : {}),
+  };
+}
+
+/** How a run's glyphs are laid in its box, when not from left to right (see `TextBox.direction`). */
+function directionOf(run: TextRun): TextBox['direction'] {
+  const turn = (((run.angle ?? 0) % 360) + 360) % 360;
+  if (Math.abs(turn - 90) <= 3) return 'up';
+  if (Math.abs(turn - 270) <= 3) return 'down';
+  return run.rtl === true ? 'rtl' : undefined;
 }
 
 function countBreaks(text: string): number {
@@ -93,28 +125,35 @@ function blockOf(placed: PlacedGroup, place: BlockPlace, knows: Vocabulary): Blo
   const u = placed.group;
   if (u.kind === 'list') return listBlock(placed, place, u.items, u.ordered, knows);
   if (u.kind === 'heading') {
-    const text = joinLines(u.lines, knows, false);
-    return { kind: 'heading', ...baseOf(placed, place, text), depth: u.depth, title: u.title ?? text };
+    const { text, runs } = joinLinesAt(u.lines, knows, false);
+    return { kind: 'heading', ...baseOf(placed, place, text, runs), depth: u.depth, title: u.title ?? text };
   }
   if (u.kind === 'table') return tableBlock(placed, place, u.grid);
-  if (u.kind === 'code') return { kind: 'code', ...baseOf(placed, place, codeText(u.lines)), lang: null, meta: null, fence: null };
-  const { text, starts } = joinLinesAt(u.lines, knows);
+  if (u.kind === 'code') {
+    const { text, runs } = codeText(u.lines);
+    return { kind: 'code', ...baseOf(placed, place, text, runs), lang: null, meta: null, fence: null };
+  }
+  const { text, starts, runs } = joinLinesAt(u.lines, knows);
   const pageBreaks = placed.breaks?.map((line) => place.start + (starts[line] as number));
-  return { kind: 'paragraph', ...baseOf(placed, place, text), ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+  return { kind: 'paragraph', ...baseOf(placed, place, text, runs), ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
 }
 
 /** A list: each item one line of the list text, its own lines joined with spaces. */
 function listBlock(placed: PlacedGroup, place: BlockPlace, lines: readonly PdfLine[][], ordered: boolean, knows: Vocabulary): Block {
   const items: ListItemSpan[] = [];
   const texts: string[] = [];
+  const runs: TextRun[] = [];
+  let boxed = true;
   let at = place.start;
   for (const item of lines) {
-    const text = joinLines(item, knows, false);
-    items.push({ start: at, end: at + text.length, items: [] });
-    texts.push(text);
-    at += text.length + 1;
+    const joined = joinLinesAt(item, knows, false);
+    items.push({ start: at, end: at + joined.text.length, items: [] });
+    texts.push(joined.text);
+    if (joined.runs === undefined) boxed = false;
+    else for (const run of joined.runs) runs.push(shiftRun(run, at - place.start));
+    at += joined.text.length + 1;
   }
-  return { kind: 'list', ...baseOf(placed, place, texts.join('\n')), ordered, items };
+  return { kind: 'list', ...baseOf(placed, place, texts.join('\n'), boxed ? runs : undefined), ordered, items };
 }
 
 /** The header and delimiter rows of a table, which head the parts that continue it. */
@@ -137,7 +176,8 @@ function tableBlock(placed: PlacedGroup, place: BlockPlace, grid: TableGrid): Bl
     }
     const pageBreaks = placed.breaks?.map((row) => (rows[row] ?? (rows[rows.length - 1] as Span)).start);
     const text = rowTexts.join('\n');
-    return { kind: 'table', ...baseOf(placed, place, text), rows, delimiterRow: { start: place.start, end: place.start }, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+    const runs = grid.cellBoxes === undefined ? undefined : cellRuns(rows, grid.rows, grid.cellBoxes, place.start);
+    return { kind: 'table', ...baseOf(placed, place, text, runs), rows, delimiterRow: { start: place.start, end: place.start }, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
   }
   const width = grid.rows[0]?.length ?? 0;
   const rowTexts = [pipeRow(headerCells(grid)), ...grid.rows.slice(grid.headerRows).map(pipeRow)];
@@ -155,7 +195,30 @@ function tableBlock(placed: PlacedGroup, place: BlockPlace, grid: TableGrid): Bl
   const text = [rowTexts[0], delimiter, ...rowTexts.slice(1)].join('\n');
   // A break is the index of the grid row each next page begins with; the header rows are not body rows.
   const pageBreaks = placed.breaks?.map((row) => (rows[Math.max(1, row - grid.headerRows + 1)] ?? (rows[rows.length - 1] as Span)).start);
-  return { kind: 'table', ...baseOf(placed, place, text), rows, delimiterRow: delimiterSpan, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+  const boxes = grid.cellBoxes;
+  // The header row of the text is the grid's header rows joined column by column: a cell's box holds theirs.
+  const head = Math.max(1, grid.headerRows);
+  const headBoxes = (grid.rows[0] ?? []).map((_, k) => unionBoxes((boxes ?? []).slice(0, head).flatMap((r) => r[k] ?? [])));
+  const runs = boxes === undefined ? undefined : cellRuns(rows, [headerCells(grid), ...grid.rows.slice(grid.headerRows)], [headBoxes, ...boxes.slice(grid.headerRows)], place.start);
+  return { kind: 'table', ...baseOf(placed, place, text, runs), rows, delimiterRow: delimiterSpan, ...(pageBreaks !== undefined ? { pageBreaks } : {}) };
+}
+
+/**
+ * The runs of a table's text rows (document spans, each `pipeRow` of its cells): each cell's span in its row, drawn
+ * in that cell's boxes, as spans of the block's text.
+ */
+function cellRuns(rows: readonly Span[], cells: readonly (readonly string[])[], boxes: readonly (readonly (readonly GlyphBox[])[])[], start: number): TextRun[] {
+  const runs: TextRun[] = [];
+  rows.forEach((row, i) => {
+    // `| a | b |`: a cell's text starts two characters in, and three after the end of the cell before it.
+    let at = row.start - start + 2;
+    (cells[i] ?? []).forEach((cell, k) => {
+      const length = pipeCell(cell).length;
+      for (const box of boxes[i]?.[k] ?? []) if (length > 0) runs.push({ start: at, end: at + length, box });
+      at += length + 3;
+    });
+  });
+  return runs;
 }
 
 /** The header row of a table: its header rows joined column by column. */
@@ -168,13 +231,17 @@ export function headerCells(grid: TableGrid): string[] {
  * Code lines, their indentation kept: a fixed-pitch line further right than the first is indented by as many
  * characters (measured from the first line, so that the block starts with its text, as every block does).
  */
-function codeText(lines: readonly PdfLine[]): string {
+function codeText(lines: readonly PdfLine[]): { text: string; runs?: TextRun[] } {
   const left = (lines[0] as PdfLine).x;
-  return lines
-    .map((l) => {
-      const width = 0.6 * l.fontSize;
-      const indent = width > 0 ? Math.max(0, Math.round((l.x - left) / width)) : 0;
-      return ' '.repeat(Math.min(indent, 40)) + l.text;
-    })
-    .join('\n');
+  const texts: string[] = [];
+  const runs: TextRun[] = [];
+  let at = 0;
+  for (const l of lines) {
+    const width = 0.6 * l.fontSize;
+    const indent = width > 0 ? Math.min(40, Math.max(0, Math.round((l.x - left) / width))) : 0;
+    for (const run of l.runs ?? []) runs.push(shiftRun(run, at + indent));
+    texts.push(' '.repeat(indent) + l.text);
+    at += indent + l.text.length + 1;
+  }
+  return { text: texts.join('\n'), ...(lines.every((l) => l.runs !== undefined) ? { runs } : {}) };
 }

@@ -4,7 +4,7 @@
  * a full-width figure caption) cut the page into bands; each band is read column by column, top to bottom, and a
  * column may itself hold a gutter (three-column layouts).
  */
-import type { PdfLine } from './types.js';
+import type { PdfLine, TextRun } from './types.js';
 
 /** Fewest fragments on each side of a gutter. */
 const MIN_SIDE = 4;
@@ -228,6 +228,13 @@ export function readsRightToLeft(row: readonly PdfLine[]): boolean {
   return rtl > ltr;
 }
 
+/** The runs of `a`'s text, a space, then `b`'s text: `b`'s moved past `a`'s; none unless both have them. */
+export function joinedRuns(a: PdfLine, b: PdfLine): TextRun[] | undefined {
+  if (a.runs === undefined || b.runs === undefined) return undefined;
+  const shift = a.text.length + 1;
+  return [...a.runs, ...b.runs.map((r) => ({ ...r, start: r.start + shift, end: r.end + shift }))];
+}
+
 /** Characters of `major`'s font in two joined fragments. */
 function sameFontChars(a: PdfLine, b: PdfLine, major: PdfLine): number {
   if (a.fontName === b.fontName) return a.fontShare * a.chars + b.fontShare * b.chars;
@@ -247,9 +254,11 @@ function joinRowRtl(row: PdfLine[]): PdfLine[] {
     }
     const chars = current.chars + next.chars;
     const major = current.chars >= next.chars ? current : next;
+    const runs = joinedRuns(current, next);
     current = {
       ...major,
       text: `${current.text} ${next.text}`,
+      runs,
       x: Math.min(current.x, next.x),
       right: current.right,
       fontShare: chars === 0 ? 1 : sameFontChars(current, next, major) / chars,
@@ -278,6 +287,7 @@ function joinRow(row: PdfLine[]): PdfLine[] {
     const chars = current.chars + next.chars;
     const major = current.chars >= next.chars ? current : next;
     const gapIsWide = next.x - current.right > 1.5 * Math.max(current.fontSize, next.fontSize);
+    const runs = joinedRuns(current, next);
     current = {
       text: `${current.text} ${next.text}`,
       x: current.x,
@@ -293,6 +303,7 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       ...(current.bold === true && next.bold === true ? { bold: true } : {}),
       ...(current.textX !== undefined ? { textX: current.textX, ...(current.markerEnd !== undefined ? { markerEnd: current.markerEnd } : {}) } : {}),
       ...(current.figure === true && next.figure === true ? { figure: true } : {}),
+      ...(runs !== undefined ? { runs } : {}),
     };
   }
   out.push(current);

@@ -3,7 +3,8 @@
  * it sits on the same baseline (superscripts and subscripts included) and continues to the right without a wide gap.
  * A wide gap starts a new fragment, so that columns and table cells stay apart until `orderLines` decides.
  */
-import type { PdfLine, PdfTextItem } from './types.js';
+import { sliceBox } from './runs.js';
+import type { GlyphBox, PdfLine, PdfTextItem, TextRun } from './types.js';
 
 /** Horizontal gap, in font sizes, from which two runs on one baseline are separate fragments. */
 const FRAGMENT_GAP = 1.5;
@@ -33,6 +34,10 @@ interface LineDraft {
   firstRight: number;
   /** Characters of right-to-left runs. */
   rtl: number;
+  /** The runs appended, in order, each with whether a space was put before it: what the line's runs are made from. */
+  parts: { item: PdfTextItem; spaced: boolean }[];
+  /** A run without a box was appended: the line gets no runs. */
+  glyphless: boolean;
 }
 
 /** Collapses whitespace and drops control characters that broken font encodings produce. */
@@ -104,6 +109,8 @@ function start(item: PdfTextItem, size: number): LineDraft {
     firstText: '',
     firstRight: NaN,
     rtl: 0,
+    parts: [],
+    glyphless: false,
   };
   append(line, item, size);
   return line;
@@ -111,11 +118,17 @@ function start(item: PdfTextItem, size: number): LineDraft {
 
 function append(line: LineDraft, item: PdfTextItem, size: number): void {
   const str = item.str;
+  let spaced = false;
   if (line.text.length > 0) {
     const gap = line.rtl > 0 && item.x + item.width <= line.x + 0.5 * size ? line.x - (item.x + Math.max(0, item.width)) : item.x - line.right;
-    if (gap > SPACE_GAP * size && !/\s$/.test(line.text) && !/^\s/.test(str)) line.text += ' ';
+    if (gap > SPACE_GAP * size && !/\s$/.test(line.text) && !/^\s/.test(str)) {
+      line.text += ' ';
+      spaced = true;
+    }
   }
   line.text += str;
+  if (item.glyphs === undefined) line.glyphless = true;
+  else line.parts.push({ item, spaced });
   line.right = Math.max(line.right, item.x + Math.max(0, item.width));
   line.x = Math.min(line.x, item.x);
   line.eol = false;
@@ -140,6 +153,7 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
 function pushLine(out: PdfLine[], draft: LineDraft): void {
   const text = cleanText(draft.text).trim();
   if (text.length === 0) return;
+  const runs = draft.parts.length > 0 && !draft.glyphless ? lineRuns(draft.parts, text) : undefined;
   const [fontName, fontChars] = top(draft.fonts, '');
   const [fontSize] = top(draft.sizes, roundSize(draft.size));
   out.push({
@@ -158,7 +172,86 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
     // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
     ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX, markerEnd: draft.firstRight } : {}),
+    ...(runs !== undefined ? { runs } : {}),
   });
+}
+
+const SPACE = 0x20;
+
+/** True for the characters `cleanText` removes. */
+function isDropped(c: number): boolean {
+  return c <= 0x08 || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x1f) || c === 0xad || c === 0xfffe || c === 0xffff;
+}
+
+/** True for the characters a JavaScript `\s` matches. */
+function isSpace(c: number): boolean {
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
+ * The runs of a line: for each part, the span of the line's text its characters became and the box of those glyphs.
+ * The text is rebuilt as `cleanText(raw).trim()` makes it (characters dropped, whitespace collapsed, ends trimmed),
+ * noting which part each character came from; a part's box is narrowed to the characters it keeps. Returns
+ * undefined when the rebuilt text is not `text` (it always is; the check keeps a box from pointing at other text).
+ */
+function lineRuns(parts: readonly { item: PdfTextItem; spaced: boolean }[], text: string): TextRun[] | undefined {
+  let built = '';
+  /** For each character built: the part it came from (-1 for a space put between parts), and its index there. */
+  const owner: number[] = [];
+  const source: number[] = [];
+  const add = (char: string, part: number, index: number): void => {
+    built += char;
+    owner.push(part);
+    source.push(index);
+  };
+  parts.forEach((part, p) => {
+    if (part.spaced && !built.endsWith(' ')) add(' ', -1, -1);
+    const str = part.item.str;
+    for (let i = 0; i < str.length; i++) {
+      const c = str.charCodeAt(i);
+      if (isDropped(c)) continue;
+      if (!isSpace(c)) add(str[i] as string, p, i);
+      else if (!built.endsWith(' ')) add(' ', p, i);
+    }
+  });
+  let from = 0;
+  let to = built.length;
+  while (from < to && built.charCodeAt(from) === SPACE) from++;
+  while (to > from && built.charCodeAt(to - 1) === SPACE) to--;
+  if (built.slice(from, to) !== text) return undefined;
+  const runs: TextRun[] = [];
+  for (let k = from; k < to; ) {
+    const p = owner[k] as number;
+    let end = k + 1;
+    while (end < to && owner[end] === p) end++;
+    if (p >= 0) {
+      const item = (parts[p] as { item: PdfTextItem }).item;
+      const angle = item.glyphAngle ?? 0;
+      const box = narrowed(item, source[k] as number, (source[end - 1] as number) + 1);
+      runs.push({ start: k - from, end: end - from, box, ...(laidFromRight(item) ? { rtl: true } : {}), ...(angle !== 0 ? { angle } : {}) });
+    }
+    k = end;
+  }
+  return runs;
+}
+
+/** The box of the glyphs `[from, to)` of a run's string. */
+function narrowed(item: PdfTextItem, from: number, to: number): GlyphBox {
+  return sliceBox(item.glyphs as GlyphBox, from, to, item.str.length, laidFromRight(item), item.glyphAngle ?? 0);
+}
+
+/** Letters of the scripts written right to left. */
+const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+
+/**
+ * True when a run's glyphs are laid from the right: right-to-left script. pdf.js also calls `rtl` a run of Latin
+ * letters drawn from the right, whose text it gives in reading order: those glyphs read from the left.
+ */
+function laidFromRight(item: PdfTextItem): boolean {
+  return item.rtl === true && RTL_SCRIPT.test(item.str);
 }
 
 function top<K>(counts: Map<K, number>, fallback: K): [K, number] {

@@ -11,9 +11,9 @@ import { buildLines } from './lines.js';
 import type { Readability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
 import { findRuledShapes } from './ruled-tables.js';
-import { fillRuledTable, type TableGrid } from './tables.js';
+import { appendRows, fillRuledTable, type TableGrid } from './tables.js';
 import { joinLines, type Vocabulary } from './text.js';
-import type { PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
+import type { GlyphBox, PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
 
 /** One page of text items, as the PDF reader hands it over. */
 export interface PdfPageInput {
@@ -27,6 +27,11 @@ export interface PdfPageInput {
   readonly fonts?: Readonly<Record<string, string>>;
   /** Right-to-left words the items spell backwards (a ligature's letters swapped by pdf.js), with their spelling. */
   readonly reversedWords?: ReadonlyMap<string, string>;
+  /**
+   * The page's visible area in PDF space, `[x0, y0, x1, y1]`: where the boxes of its text are measured from. A page
+   * without it gives blocks without boxes.
+   */
+  readonly view?: readonly [number, number, number, number];
 }
 
 /** A page read, waiting for the pages after it. */
@@ -81,9 +86,42 @@ function readableItems(input: PdfPageInput, readability: Readability, fonts: Fon
     mutable.fontName = face.key;
     if (face.bold) mutable.bold = true;
     if (input.reversedWords !== undefined && item.rtl === true) (item as { str: string }).str = repairLigatureWords(item.str, input.reversedWords);
+    if (input.view !== undefined) {
+      const placed = item as { glyphs?: GlyphBox; glyphAngle?: number };
+      placed.glyphs = glyphBox(item, input.number, input.view);
+      if ((item.angle ?? 0) !== 0) placed.glyphAngle = item.angle;
+    }
     items.push(item);
   }
   return items;
+}
+
+/** A font's descent when pdf.js gives none, in font sizes (that of most text faces). */
+const DEFAULT_DESCENT = -0.2;
+
+/**
+ * Where a run's glyphs are drawn: its em boxes (a font size high, from the font's descent) along its baseline, turned
+ * by its angle, as an upright box measured from the top left of the page's visible area.
+ */
+export function glyphBox(item: PdfTextItem, page: number, view: readonly [number, number, number, number]): GlyphBox {
+  const size = item.fontSize > 0 ? item.fontSize : item.height > 0 ? item.height : 1;
+  const bottom = (item.descent ?? DEFAULT_DESCENT) * size;
+  const radians = ((item.angle ?? 0) * Math.PI) / 180;
+  const cos = Math.cos(radians);
+  const sin = Math.sin(radians);
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [u, v] of [[0, bottom], [item.width, bottom], [0, bottom + size], [item.width, bottom + size]] as const) {
+    const x = item.x + u * cos - v * sin;
+    const y = item.y + u * sin + v * cos;
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  return { page, x: x0 - view[0], y: view[3] - y1, width: x1 - x0, height: y1 - y0 };
 }
 
 /** The ruled tables of a page, filled with its runs (level ones, then rotated ones, by index), and the runs they took. */
@@ -161,7 +199,7 @@ function withAlignedTables(ruled: readonly TableGrid[], marked: readonly PdfLine
     for (const f of table.fragments) used.add(f);
     const head = tables.findIndex((t) => heads(t, table.grid));
     if (head === -1) tables.push(table.grid);
-    else tables[head] = { ...(tables[head] as TableGrid), rows: [...(tables[head] as TableGrid).rows, ...table.grid.rows], box: spanOf((tables[head] as TableGrid).box, table.grid.box) };
+    else tables[head] = appendRows(tables[head] as TableGrid, table.grid.rows, table.grid.cellBoxes, spanOf((tables[head] as TableGrid).box, table.grid.box));
   }
   return { tables, used };
 }

@@ -157,7 +157,7 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
   let truncated = false;
   const reader = page.streamTextContent().getReader();
   try {
-    const styles: Record<string, { fontFamily?: string }> = {};
+    const styles: Record<string, { fontFamily?: string; descent?: number }> = {};
     while (!truncated) {
       const { value, done } = (await reader.read()) as { value?: TextContentChunk; done: boolean };
       if (done || value === undefined) break;
@@ -173,7 +173,7 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
     }
     // pdf.js asks a cancel for its reason.
     if (truncated) await reader.cancel(new Error(`more than ${MAX_PAGE_ITEMS} runs of text`));
-    return { number, items, truncated };
+    return { number, items, truncated, view: pageView(page) };
   } catch (error) {
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
   } finally {
@@ -185,7 +185,15 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
 type TextContentChunk = Pick<Awaited<ReturnType<PdfPageProxy['getTextContent']>>, 'items' | 'styles'>;
 type TextItem = Extract<TextContentChunk['items'][number], { str: string }>;
 
-function textItem(item: TextItem, style: { fontFamily?: string } | undefined): PdfTextItem {
+/** The page's visible area, when pdf.js gives four finite numbers for it. */
+function pageView(page: PdfPageProxy): [number, number, number, number] | undefined {
+  const view = page.view;
+  if (!Array.isArray(view) || view.length !== 4 || !view.every((v) => Number.isFinite(v))) return undefined;
+  const [a, b, c, d] = view as [number, number, number, number];
+  return [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)];
+}
+
+function textItem(item: TextItem, style: { fontFamily?: string; descent?: number } | undefined): PdfTextItem {
   const t = item.transform as number[];
   const fontSize = Math.hypot(t[2] ?? 0, t[3] ?? 0) || item.height;
   const angle = Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 1) * 180) / Math.PI);
@@ -201,6 +209,8 @@ function textItem(item: TextItem, style: { fontFamily?: string } | undefined): P
     monospace: style?.fontFamily === 'monospace',
     ...(angle !== 0 ? { angle } : {}),
     ...(item.dir === 'rtl' ? { rtl: true } : {}),
+    // pdf.js gives the descent in font sizes; a font without metrics gets none, and the layout supposes one.
+    ...(typeof style?.descent === 'number' && Number.isFinite(style.descent) && style.descent <= 0 && style.descent > -1 ? { descent: style.descent } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ async function handle(request: SandboxRequest): Promise<void> {
     try {
       if (request.op === 'page') {
         const page = await document.page(request.number);
-        reply({ op: 'page', number: page.number, packed: packItems(page.items), truncated: page.truncated });
+        reply({ op: 'page', number: page.number, packed: packItems(page.items), truncated: page.truncated, ...(page.view !== undefined ? { view: page.view } : {}) });
       }
       else reply({ op: 'graphics', ...(await document.graphics(request.number)) });
     } catch (error) {

@@ -25,6 +25,8 @@ export type SandboxRequest =
 /** The text of one page. */
 export interface SandboxPage {
   readonly number: number;
+  /** The page's visible area (its crop box) in PDF space: `[x0, y0, x1, y1]`, where boxes are measured from. */
+  readonly view?: readonly [number, number, number, number];
   readonly items: PdfTextItem[];
   /** The page had more text runs than the reader takes from one page; the rest were dropped. */
   readonly truncated: boolean;
@@ -41,6 +43,8 @@ export interface PackedItems {
   /** Each run's font, as an index into `fonts`. */
   readonly font: Uint32Array;
   readonly fonts: string[];
+  /** Each font's descent, in font sizes (negative below the baseline), or NaN when pdf.js gave none. */
+  readonly descents: number[];
   /** Bit 1: a line end follows the run; bit 2: its font is fixed-pitch (by pdf.js's fallback name); bit 4: right-to-left. */
   readonly flags: Uint8Array;
 }
@@ -52,6 +56,7 @@ export function packItems(items: readonly PdfTextItem[]): PackedItems {
   const font = new Uint32Array(n);
   const flags = new Uint8Array(n);
   const fonts: string[] = [];
+  const descents: number[] = [];
   const index = new Map<string, number>();
   const strs = new Array<string>(n);
   for (let i = 0; i < n; i++) {
@@ -59,20 +64,24 @@ export function packItems(items: readonly PdfTextItem[]): PackedItems {
     strs[i] = item.str;
     numbers.set([item.x, item.y, item.width, item.height, item.fontSize, item.angle ?? 0], 6 * i);
     let f = index.get(item.fontName);
-    if (f === undefined) index.set(item.fontName, (f = fonts.push(item.fontName) - 1));
+    if (f === undefined) {
+      index.set(item.fontName, (f = fonts.push(item.fontName) - 1));
+      descents.push(item.descent ?? Number.NaN);
+    }
     font[i] = f;
     flags[i] = (item.hasEOL ? 1 : 0) | (item.monospace === true ? 2 : 0) | (item.rtl === true ? 4 : 0);
   }
-  return { strs, numbers, font, fonts, flags };
+  return { strs, numbers, font, fonts, descents, flags };
 }
 
 /** The runs of a packed page. */
 export function unpackItems(packed: PackedItems): PdfTextItem[] {
-  const { strs, numbers, font, fonts, flags } = packed;
+  const { strs, numbers, font, fonts, descents, flags } = packed;
   const out = new Array<PdfTextItem>(strs.length);
   for (let i = 0; i < strs.length; i++) {
     const k = 6 * i;
     const angle = numbers[k + 5] as number;
+    const descent = descents[font[i] as number] as number;
     out[i] = {
       str: strs[i] as string,
       x: numbers[k] as number,
@@ -85,6 +94,7 @@ export function unpackItems(packed: PackedItems): PdfTextItem[] {
       monospace: ((flags[i] as number) & 2) !== 0,
       ...(angle !== 0 ? { angle } : {}),
       ...(((flags[i] as number) & 4) !== 0 ? { rtl: true } : {}),
+      ...(Number.isFinite(descent) ? { descent } : {}),
     };
   }
   return out;
@@ -104,7 +114,7 @@ export interface SandboxGraphics {
 export type SandboxReply =
   | { readonly op: 'ready' }
   | { readonly op: 'opened'; readonly pages: number; readonly outline: OutlineEntry[]; readonly warnings: string[]; readonly title?: string }
-  | { readonly op: 'page'; readonly number: number; readonly packed: PackedItems; readonly truncated: boolean }
+  | { readonly op: 'page'; readonly number: number; readonly packed: PackedItems; readonly truncated: boolean; readonly view?: readonly [number, number, number, number] }
   | ({ readonly op: 'graphics' } & SandboxGraphics)
   | { readonly op: 'closed' }
   | { readonly op: 'failed'; readonly code: string; readonly message: string; readonly page?: number };

@@ -5,7 +5,8 @@
  */
 import { buildLines } from './lines.js';
 import type { RuledTable } from './ruled-tables.js';
-import type { PdfBox, PdfLine, PdfTextItem } from './types.js';
+import { lineBoxes, sliceBox, unionBoxes } from './runs.js';
+import type { GlyphBox, PdfBox, PdfLine, PdfTextItem } from './types.js';
 
 /** A table read from a page: its cells' text row by row, and where it was. */
 export interface TableGrid {
@@ -16,6 +17,26 @@ export interface TableGrid {
   readonly headerRows: number;
   /** Body font size of the table's text, for reading order. */
   readonly fontSize: number;
+  /**
+   * Where each cell's text is drawn (a box per page, usually one; none for an empty cell), parallel to `rows`;
+   * absent when unknown.
+   */
+  readonly cellBoxes?: readonly (readonly (readonly GlyphBox[])[])[];
+}
+
+/**
+ * `table` with `rows` (and their boxes) after its own, in `box`: the boxes are kept only when both parts have them,
+ * so that a grid's boxes always run parallel to its rows.
+ */
+export function appendRows(table: TableGrid, rows: readonly (readonly string[])[], cellBoxes: TableGrid['cellBoxes'], box: PdfBox): TableGrid {
+  const { cellBoxes: own, ...rest } = table;
+  const boxes = own !== undefined && cellBoxes !== undefined ? { cellBoxes: [...own, ...cellBoxes] } : {};
+  return { ...rest, box, rows: [...table.rows, ...rows], ...boxes };
+}
+
+/** `table`'s rows from `from` on (the ones before dropped with their boxes). */
+export function rowsFrom(table: TableGrid, from: number): Pick<TableGrid, 'rows' | 'cellBoxes'> {
+  return { rows: table.rows.slice(from), ...(table.cellBoxes !== undefined ? { cellBoxes: table.cellBoxes.slice(from) } : {}) };
 }
 
 /** Joins the lines of one cell into its text. */
@@ -39,7 +60,9 @@ function splitAtColumns(item: PdfTextItem, columns: readonly number[]): PdfTextI
     const next = i < n ? columnOf(i) : -1;
     if (next === column) continue;
     const str = item.str.slice(start, i);
-    if (str.trim() !== '') out.push({ ...item, str, x: item.x + start * step, width: (i - start) * step });
+    // The pieces are placed from the left, as their columns are found.
+    const glyphs = item.glyphs === undefined ? {} : { glyphs: sliceBox(item.glyphs, start, i, n, false) };
+    if (str.trim() !== '') out.push({ ...item, str, x: item.x + start * step, width: (i - start) * step, ...glyphs });
     start = i;
     column = next;
   }
@@ -134,18 +157,32 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   let last = rowCount - 1;
   while (first <= last && spansAll(first)) first++;
   while (last >= first && spansAll(last)) last--;
-  const rows: string[][] = [];
-  for (let r = first; r <= last; r++) rows.push(...splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join));
+  let rows: string[][] = [];
+  let cellBoxes: GlyphBox[][][] = [];
+  for (let r = first; r <= last; r++) {
+    for (const row of splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join)) {
+      rows.push(row.cells);
+      cellBoxes.push(row.boxes);
+    }
+  }
   if (!holdsRecords(rows) || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
   const used = new Set<number>();
   for (const [index, r] of owner) if (r >= first && r <= last) used.add(index);
   let fontSize = 0;
   let most = -1;
   for (const [size, n] of sizes) if (n > most) [fontSize, most] = [size, n];
-  const trimmed = dropEmptyColumns(2 * rtlChars > chars ? rows.map((r) => r.reverse()) : rows);
+  if (2 * rtlChars > chars) {
+    rows = rows.map((r) => r.reverse());
+    cellBoxes = cellBoxes.map((r) => r.reverse());
+  }
+  const keep = filledColumns(rows);
+  const trimmed = rows.map((r) => keep.map((k) => r[k] ?? ''));
+  cellBoxes = cellBoxes.map((r) => keep.map((k) => r[k] ?? []));
   const top = table.rows[first] as number;
   const bottom = table.rows[last + 1] as number;
-  return { grid: { box: { ...box, y0: bottom, y1: top }, rows: trimmed, headerRows: headerRowCount(trimmed), fontSize }, used };
+  // A page whose area is unknown gives its runs no boxes, and its tables none (an empty row has none either way).
+  const boxes = items.some((i) => i.glyphs !== undefined) ? { cellBoxes } : {};
+  return { grid: { box: { ...box, y0: bottom, y1: top }, rows: trimmed, headerRows: headerRowCount(trimmed), fontSize, ...boxes }, used };
 }
 
 /**
@@ -162,23 +199,29 @@ function holdsRecords(rows: readonly (readonly string[])[]): boolean {
   });
 }
 
-/** The lines of one ruled row's cells, as one row or as the rows their shared baselines make. */
-function splitRow(cells: readonly PdfTextItem[][], gridRow: readonly number[], join: CellJoin): string[][] {
+/** The lines of one ruled row's cells, as one row or as the rows their shared baselines make, each with its boxes. */
+function splitRow(cells: readonly PdfTextItem[][], gridRow: readonly number[], join: CellJoin): { cells: string[]; boxes: GlyphBox[][] }[] {
   const lines = spreadGroupLabels(cells.map((cellItems) => cellLines(cellItems)), gridRow);
   const baselines = lines.map((cell) => distinctBaselines(cell.map((l) => l.y)));
   const filled = baselines.filter((b) => b.length > 0);
   const stacked = baselines.filter((b) => b.length >= 2);
   const rotated = cells.map((cellItems) => cellItems.filter((i) => (i.angle ?? 0) !== 0));
-  const one = (): string[][] => [lines.map((cell, k) => cellText(cell, rotated[k] as PdfTextItem[], join))];
+  const boxesOf = (cellLines: readonly PdfLine[], turned: readonly PdfTextItem[]): GlyphBox[] =>
+    unionBoxes([...lineBoxes(cellLines), ...turned.flatMap((i) => (i.glyphs === undefined ? [] : [i.glyphs]))]);
+  const one = () => [
+    {
+      cells: lines.map((cell, k) => cellText(cell, rotated[k] as PdfTextItem[], join)),
+      boxes: lines.map((cell, k) => boxesOf(cell, rotated[k] as PdfTextItem[])),
+    },
+  ];
   if (stacked.length < 2 || stacked.length < 0.5 * filled.length) return one();
   const reference = stacked[0] as number[];
   if (!stacked.every((b) => b.length === reference.length && b.every((y, i) => Math.abs(y - (reference[i] as number)) <= BASELINE))) return one();
-  return reference.map((_, i) =>
-    lines.map((cell, k) => {
-      const mine = cell.filter((l) => nearestIndex(reference, l.y) === i);
-      return cellText(mine, i === 0 ? (rotated[k] as PdfTextItem[]) : [], join);
-    }),
-  );
+  return reference.map((_, i) => {
+    const mine = lines.map((cell) => cell.filter((l) => nearestIndex(reference, l.y) === i));
+    const turned = (k: number): PdfTextItem[] => (i === 0 ? (rotated[k] as PdfTextItem[]) : []);
+    return { cells: mine.map((cellLines, k) => cellText(cellLines, turned(k), join)), boxes: mine.map((cellLines, k) => boxesOf(cellLines, turned(k))) };
+  });
 }
 
 /**
@@ -265,12 +308,12 @@ function cellText(lines: readonly PdfLine[], rotated: readonly PdfTextItem[], jo
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** Drops columns that are empty in every row (a ruled margin, a spacer column). */
-function dropEmptyColumns(rows: readonly (readonly string[])[]): string[][] {
+/** The columns filled in some row: the others (a ruled margin, a spacer column) are dropped. */
+function filledColumns(rows: readonly (readonly string[])[]): number[] {
   const width = rows[0]?.length ?? 0;
   const keep: number[] = [];
   for (let k = 0; k < width; k++) if (rows.some((r) => (r[k] ?? '') !== '')) keep.push(k);
-  return rows.map((r) => keep.map((k) => r[k] ?? ''));
+  return keep;
 }
 
 /** A cell's text made safe inside a pipe table: pipes escaped, on one line. */

@@ -6,7 +6,8 @@
  * hyphen stays when the document writes the compound with a hyphen elsewhere, or when the first piece is a word of
  * four letters or more (`self-` + `made` → `self-made`).
  */
-import type { PdfLine } from './types.js';
+import { clipRuns, shiftRun } from './runs.js';
+import type { PdfLine, TextRun } from './types.js';
 
 /** Tells whether a lower-case word, or a hyphenated compound (`self-made`), was seen whole in the document. */
 export type Vocabulary = (word: string) => boolean;
@@ -25,10 +26,15 @@ export function joinLines(lines: readonly PdfLine[], knows: Vocabulary, keepBrea
   return joinLinesAt(lines, knows, keepBreaks).text;
 }
 
-/** `joinLines`, with the offset in the text where each line starts. */
-export function joinLinesAt(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): { text: string; starts: number[] } {
+/**
+ * `joinLines`, with the offset in the text where each line starts, and, when every line has them, the runs of the
+ * joined text (a hyphen taken out at a line's end leaves the runs of its line, its glyph out of their boxes).
+ */
+export function joinLinesAt(lines: readonly PdfLine[], knows: Vocabulary, keepBreaks = true): { text: string; starts: number[]; runs?: TextRun[] } {
   const parts: string[] = [];
   const starts: number[] = [];
+  /** Per line: the characters of its text kept in the joined text. */
+  const kept: number[] = [];
   let length = 0;
   let previous: PdfLine | null = null;
   for (const line of lines) {
@@ -37,6 +43,7 @@ export function joinLinesAt(lines: readonly PdfLine[], knows: Vocabulary, keepBr
       // null: the hyphen ending the previous line goes, the word is whole again.
       if (sep === null) {
         parts[parts.length - 1] = previous.text.slice(0, -1);
+        kept[kept.length - 1] = previous.text.length - 1;
         length--;
       } else {
         parts.push(sep);
@@ -44,11 +51,18 @@ export function joinLinesAt(lines: readonly PdfLine[], knows: Vocabulary, keepBr
       }
     }
     starts.push(length);
+    kept.push(line.text.length);
     parts.push(line.text);
     length += line.text.length;
     previous = line;
   }
-  return { text: parts.join(''), starts };
+  const text = parts.join('');
+  if (!lines.every((l) => l.runs !== undefined)) return { text, starts };
+  const runs: TextRun[] = [];
+  lines.forEach((line, i) => {
+    for (const run of clipRuns(line.runs as readonly TextRun[], 0, kept[i] as number)) runs.push(shiftRun(run, starts[i] as number));
+  });
+  return { text, starts, runs };
 }
 
 /** What goes between two lines: a space, a line break, nothing (after a kept hyphen), or null to delete the hyphen. */

@@ -25,6 +25,37 @@ export interface PdfTextItem {
   readonly bold?: boolean;
   /** The run is right-to-left text (Arabic, Hebrew), in reading order. */
   readonly rtl?: boolean;
+  /** The font's descent below the baseline, in font sizes (negative), as pdf.js reads it from the font. */
+  readonly descent?: number;
+  /** Where the run's glyphs are drawn on its page (set by the assembler, before the page is turned or levelled). */
+  readonly glyphs?: GlyphBox;
+  /** The angle of the run's baseline on its page, with `glyphs` (`angle` is turned with the page's reading frame). */
+  readonly glyphAngle?: number;
+}
+
+/**
+ * Where text is drawn on a page: PDF points, origin at the top left of the page's visible area, y growing downwards
+ * (as a viewer draws a highlight); the box of a glyph is its em square, from its font's descent (as pdfminer and
+ * pdfplumber measure characters).
+ */
+export interface GlyphBox {
+  /** 1-based page number. */
+  readonly page: number;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A run of a line's text and where its glyphs are drawn: `[start, end)` of the line's text. */
+export interface TextRun {
+  readonly start: number;
+  readonly end: number;
+  readonly box: GlyphBox;
+  /** The glyphs are laid from right to left (the run's first character is at the right of its box). */
+  readonly rtl?: boolean;
+  /** The run's baseline is set at this angle (degrees, counter-clockwise): its glyphs go up the page at 90. */
+  readonly angle?: number;
 }
 
 /** An axis-aligned box in page space: `x0 <= x1`, `y0 <= y1`. */
@@ -89,4 +120,6 @@ export interface PdfLine {
    * the page, or -1 for an image, which only cuts the page into bands.
    */
   readonly insert?: number;
+  /** Where the line's text is drawn: runs in the order of the text, each a span of `text` and its glyphs' box. */
+  readonly runs?: readonly TextRun[];
 }
