@@ -49,10 +49,10 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer, document?:
   if (overhead >= config.maxSize) {
     throw invalidOption('maxSize', `must be above the ${overhead} special tokens the tokenizer adds to every input`, config.maxSize);
   }
-  const limit = config.maxSize - overhead;
+  const textRoom = config.maxSize - overhead;
   const withTitle = contextTitleOf(config);
-  const breadcrumbLine = createBreadcrumbLine(sizer, limit, () => (withTitle ? document?.title : undefined));
-  const room = (heading: HeadingContext): number => Math.max(1, limit - (config.contextualize ? breadcrumbLine(heading).size : 0));
+  const breadcrumbLine = createBreadcrumbLine(sizer, textRoom, () => (withTitle ? document?.title : undefined));
+  const room = (heading: HeadingContext): number => Math.max(1, textRoom - (config.contextualize ? breadcrumbLine(heading).size : 0));
   // Packing asks for the budget of the heading in force at every span: the last one is kept.
   const last = { heading: undefined as HeadingContext | undefined, budget: budget(0) };
   return {

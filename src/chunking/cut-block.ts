@@ -3,7 +3,7 @@
  * the one search (`pack.ts`). A block without levels of its own, and a span of a block's lowest level that does not
  * fit even alone, goes to the TextSplitter: the built-in one runs the same engine over the text levels
  * (`text-levels.ts`); an injected one is checked at its protocol boundary (`protocols.ts`). The same cut, at a
- * smaller budget, makes a span smaller when the packer finds a chunk over its limit (`cutSmaller`).
+ * smaller budget, makes a span smaller when the packer finds a chunk over its room (`cutSmaller`).
  */
 import type { Sizer, SpanSplitter } from '../protocols.js';
 import type { Block, Span } from '../types.js';
@@ -241,7 +241,7 @@ function avoidCutsInside(text: string, spans: readonly SizedSpan[], formulas: Sp
     while (f < formulas.length && (formulas[f] as Span).end <= left.end) f++;
     const inside = formulas[f];
     if (inside === undefined || inside.start >= right.start) continue;
-    const limit = i === 0 ? budgets.first.max : budgets.rest.max;
+    const max = i === 0 ? budgets.first.max : budgets.rest.max;
     const rightFromFormula = inside.start > left.start ? ctx.sizer.size(text.slice(inside.start, right.end)) : Number.NaN;
     if (rightFromFormula <= budgets.rest.max) {
       left.end = trimEnd(text, left.start, inside.start);
@@ -251,7 +251,7 @@ function avoidCutsInside(text: string, spans: readonly SizedSpan[], formulas: Sp
       continue;
     }
     const leftToFormulaEnd = inside.end < right.end ? ctx.sizer.size(text.slice(left.start, inside.end)) : Number.NaN;
-    if (leftToFormulaEnd <= limit) {
+    if (leftToFormulaEnd <= max) {
       left.end = inside.end;
       right.start = trimStart(text, inside.end, right.end);
       left.size = leftToFormulaEnd;
@@ -262,14 +262,14 @@ function avoidCutsInside(text: string, spans: readonly SizedSpan[], formulas: Sp
 }
 
 /**
- * `span` cut again, at the text levels, into spans of at most `limit` with its frame: what the packer does when a
+ * `span` cut again, at the text levels, into spans of at most `room` with its frame: what the packer does when a
  * chunk measured exactly is over (a sizer that does not add up, a breadcrumb) and one span of it must shrink. The
  * spans are plain text at the span's place: the frame (a fence) goes to the first and last of them, they keep the
  * span's kind, and a span of anything but prose is marked as a fallback.
  */
-export function cutSmaller(span: BlockSpan, limit: number, ctx: CutContext): BlockSpan[] {
+export function cutSmaller(span: BlockSpan, room: number, ctx: CutContext): BlockSpan[] {
   const frame = span.prefix === '' && span.suffix === '' ? 0 : ctx.sizer.size(span.prefix + span.suffix);
-  const smaller = Math.max(1, Math.min(span.size - 1, limit - frame - 1));
+  const smaller = Math.max(1, Math.min(span.size - 1, room - frame - 1));
   const parts = cutText(plainSource(span), cutBudget(smaller, smaller), ctx, false);
   return parts.map((p, i) => ({
     ...p,

@@ -166,8 +166,8 @@ function growOneByOne(s: RunSearch): RunFound {
  * The next step of a doubling search: twice the last one, but no more than 90% of the spans that the room left
  * would hold at the rate measured so far, so that an additive sizer rarely overshoots and the narrowing stays short.
  */
-function nextStep(step: number, spans: number, total: number, limit: number): number {
-  const estimate = total > 0 ? Math.floor(((limit - total) * spans * 0.9) / total) : Number.POSITIVE_INFINITY;
+function nextStep(step: number, spans: number, total: number, desired: number): number {
+  const estimate = total > 0 ? Math.floor(((desired - total) * spans * 0.9) / total) : Number.POSITIVE_INFINITY;
   return Math.max(1, Math.min(step * 2, estimate));
 }
 
@@ -182,7 +182,7 @@ function splitPoint(lo: number, hi: number, share: number): number {
 
 /** Grows by doubling, measuring the spans added, then narrows between the last fit and the first miss. */
 function growByDoubling(s: RunSearch, guess: number): RunFound {
-  const limit = s.budget.desired;
+  const { desired } = s.budget;
   let fit = s.first - 1;
   let total = 0;
   // Four fifths of the last run's length usually fit: the search then only grows by small steps.
@@ -194,23 +194,23 @@ function growByDoubling(s: RunSearch, guess: number): RunFound {
       hi = s.last;
     }
     const grown = s.added(fit + 1, hi);
-    if (total + grown <= limit) {
+    if (total + grown <= desired) {
       total += grown;
       fit = hi;
       if (fit === s.last) {
         if (!s.final) return { last: null, need: s.last + 1 };
         break;
       }
-      step = nextStep(step, fit - s.first + 1, total, limit);
+      step = nextStep(step, fit - s.first + 1, total, desired);
       continue;
     }
     // The end lies in (fit, hi): narrow it, alternating a guess from the rate and a halving (log bound).
     let rest = grown;
     let interpolate = true;
     while (hi - fit > 1) {
-      const mid = splitPoint(fit, hi, interpolate && rest > 0 ? (limit - total) / rest : -1);
+      const mid = splitPoint(fit, hi, interpolate && rest > 0 ? (desired - total) / rest : -1);
       const m = s.added(fit + 1, mid);
-      if (total + m <= limit) {
+      if (total + m <= desired) {
         total += m;
         fit = mid;
         rest = Math.max(0, rest - m);

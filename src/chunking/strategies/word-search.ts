@@ -6,6 +6,7 @@
  * 512-token window with its overlap costs about three window lengths of measured text in all, where measuring
  * every candidate window whole costs over ten.
  */
+import { budget } from '../budget.js';
 import { fitRun } from '../fit.js';
 
 /** Word positions over one text: `starts[w]` and `ends[w]` are the offsets of word `w` in that text. */
@@ -28,7 +29,7 @@ export function wordSlice(view: WordView, a: number, b: number): string {
 }
 
 /**
- * Finds the end of the window of words starting at `first` that measures at most `limit`. Only words up to
+ * Finds the end of the window of words starting at `first` that measures at most `max`. Only words up to
  * `known` may be read; unless `final`, a search that would need word `known + 1` returns `{ need }` instead of a
  * window, so the result never depends on how much text happened to be available. Always takes at least one
  * word, so a caller always advances, whatever the sizer returns.
@@ -41,7 +42,7 @@ export function findWindowEnd(
   first: number,
   known: number,
   final: boolean,
-  limit: number,
+  max: number,
   guess: number,
 ): WindowEnd {
   const found = fitRun({
@@ -51,7 +52,7 @@ export function findWindowEnd(
     // Words a..b with the whitespace before a, so that consecutive runs concatenate to the window text.
     added: (a, b) => size(view.text.slice(a === first ? (view.starts[a] as number) : (view.ends[a - 1] as number), view.ends[b] as number)),
     exact: (to) => size(wordSlice(view, first, to)),
-    budget: { desired: limit, max: limit },
+    budget: budget(max),
     grow: { kind: 'doubling', guess },
   });
   return found.last === null ? found : { last: found.last, size: found.size as number };
@@ -79,7 +80,7 @@ export function findOverlapStart(
     // Words last-b..last-a with the whitespace after them: runs that concatenate, right to left, to the tail text.
     added: (a, b) => size(view.text.slice(view.starts[last - b] as number, a === 0 ? (view.ends[last] as number) : (view.starts[last - a + 1] as number))),
     exact: (to) => size(wordSlice(view, last - to, last)),
-    budget: { desired: overlap, max: overlap },
+    budget: budget(overlap),
     grow: { kind: 'doubling', guess },
   });
   return last - (found.last as number);
