@@ -10,7 +10,7 @@ import type { Chunk, Source } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
 import { charSizer } from '../sizers/basic.js';
-import { createLineCounter, endLineOf } from '../../unicode/lines.js';
+import { createLineCounter, endLineOf, type LineCounter } from '../../unicode/lines.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
 import { findOverlapStart, findWindowEnd, type WordView } from './word-search.js';
 
@@ -52,129 +52,164 @@ export function normalizeSlidingWindow(options: SlidingWindowOptions): SlidingWi
 const WORD = /\S+/g;
 
 /**
+ * What the sliding-window core holds between writes: the text from the next window's first word on, its words, and
+ * where the search stands. One object, so that each step below is a function of it.
+ */
+interface WindowState {
+  readonly config: SlidingWindowConfig;
+  readonly owner: ChunkOwner;
+  readonly lines: LineCounter;
+  buffer: string;
+  /** Absolute offset of `buffer[0]`. */
+  base: number;
+  /** Word offsets relative to `buffer`. The last one may still grow while `open`. */
+  starts: number[];
+  ends: number[];
+  /** The last word ends where the buffer does: the next write may continue it. */
+  open: boolean;
+  /** First word of the next window. */
+  first: number;
+  /** Do not search again before this many words are complete. */
+  need: number;
+  /** Last word of the previous window: every window ends past it. */
+  prevLast: number;
+  /** Index of the next chunk. */
+  index: number;
+  /** Words of the last window and of the last overlap: the first steps of the next searches. */
+  guessWords: number;
+  guessTail: number;
+}
+
+/**
  * The sliding-window core: text in writes of any size, windows out, holding only the text from the current window's first
  * word to the end of what was written (plus at most one write). The windows do not depend on how the text was
  * split into writes.
  */
 export function createSlidingWindowCore(config: SlidingWindowConfig, owner: ChunkOwner): Core<string, Chunk> {
-  const { size: limit, overlap, sizer, maxBufferChars } = config;
-  const measure = (text: string): number => sizer.size(text);
-  let buffer = '';
-  /** Absolute offset of `buffer[0]`. */
-  let base = 0;
-  /** Word offsets relative to `buffer`. The last one may still grow while `open`. */
-  let starts: number[] = [];
-  let ends: number[] = [];
-  let open = false;
-  /** First word of the next window. */
-  let first = 0;
-  /** Do not search again before this many words are complete. */
-  let need = 0;
-  /** Last word of the previous window: every window ends past it. */
-  let prevLast = -1;
-  let index = 0;
-  let guessWords = 0;
-  let guessTail = 0;
-  const lines = createLineCounter();
-
-  function scan(from: number): void {
-    WORD.lastIndex = from;
-    for (let m = WORD.exec(buffer); m !== null; m = WORD.exec(buffer)) {
-      starts.push(m.index);
-      ends.push(m.index + m[0].length);
-    }
-    open = ends.length > 0 && ends[ends.length - 1] === buffer.length;
-  }
-
-  function append(text: string): void {
-    let from = buffer.length;
-    if (open) {
-      // The last word may continue in this text: scan it again.
-      from = starts.pop() as number;
-      ends.pop();
-    }
-    buffer += text;
-    scan(from);
-  }
-
-  function drain(final: boolean): Chunk[] {
-    const out: Chunk[] = [];
-    const view: WordView = { text: buffer, starts, ends };
-    for (;;) {
-      const known = (final || !open ? starts.length : starts.length - 1) - 1;
-      if (first > known || (!final && known + 1 < need)) break;
-      const found = findWindowEnd(view, measure, first, known, final, limit, guessWords);
-      if (found.last === null) {
-        need = found.need + 1;
-        break;
-      }
-      if (found.last <= prevLast) {
-        // Nothing past the previous window fits after this overlap: drop the overlap rather than emit a window
-        // contained in the previous one.
-        first = prevLast + 1;
-        continue;
-      }
-      const last = found.last;
-      prevLast = last;
-      const start = starts[first] as number;
-      const text = buffer.slice(start, ends[last]);
-      const startLine = lines.lineAt(buffer, base, base + start);
-      const draft = {
-        text,
-        start: base + start,
-        end: base + (ends[last] as number),
-        startLine,
-        endLine: endLineOf(text, startLine),
-        size: found.size,
-        ...(found.size > limit ? { oversized: true, metadata: { oversizedReason: 'word longer than the window size' } } : {}),
-      };
-      out.push(finishChunk(draft, owner, index++));
-      guessWords = last - first + 1;
-      if (last === known && final) {
-        first = last + 1;
-        break;
-      }
-      const next = findOverlapStart(view, measure, first, last, overlap, guessTail);
-      guessTail = last + 1 - next;
-      first = next;
-    }
-    compact();
-    // After compaction the buffer starts at the next window's first word: all of it is pending.
-    if (!final && buffer.length > maxBufferChars) overflow();
-    return out;
-  }
-
-  function compact(): void {
-    // Keep the text from the next window's first word; drop the rest once per write, not once per window.
-    const keep = first < starts.length ? (starts[first] as number) : buffer.length;
-    if (keep === 0) return;
-    lines.lineAt(buffer, base, base + keep);
-    buffer = buffer.slice(keep);
-    base += keep;
-    starts = starts.slice(first).map((s) => s - keep);
-    ends = ends.slice(first).map((e) => e - keep);
-    need = Math.max(0, need - first);
-    prevLast -= first;
-    first = 0;
-  }
-
-  function overflow(): never {
-    throw new ChunkError(
-      'ERR_BUFFER_OVERFLOW',
-      `slidingWindow: no window end found within maxBufferChars (${maxBufferChars}) characters; the sizer does not grow with the text, or one word is longer than the cap`,
-      { offset: base },
-    );
-  }
-
+  const state: WindowState = {
+    config,
+    owner,
+    lines: createLineCounter(),
+    buffer: '',
+    base: 0,
+    starts: [],
+    ends: [],
+    open: false,
+    first: 0,
+    need: 0,
+    prevLast: -1,
+    index: 0,
+    guessWords: 0,
+    guessTail: 0,
+  };
   return {
     write(text) {
-      append(text);
-      return drain(false);
+      append(state, text);
+      return drain(state, false);
     },
     end() {
-      return drain(true);
+      return drain(state, true);
     },
   };
+}
+
+/** Adds `text` to the buffer and finds its words; a word the buffer ended in is found again, whole. */
+function append(state: WindowState, text: string): void {
+  let from = state.buffer.length;
+  if (state.open) {
+    from = state.starts.pop() as number;
+    state.ends.pop();
+  }
+  state.buffer += text;
+  WORD.lastIndex = from;
+  for (let m = WORD.exec(state.buffer); m !== null; m = WORD.exec(state.buffer)) {
+    state.starts.push(m.index);
+    state.ends.push(m.index + m[0].length);
+  }
+  state.open = state.ends.length > 0 && state.ends[state.ends.length - 1] === state.buffer.length;
+}
+
+/** Emits every window the words known decide (all of them when `final`), then drops the text behind the next one. */
+function drain(state: WindowState, final: boolean): Chunk[] {
+  const out: Chunk[] = [];
+  while (nextWindow(state, final, out));
+  compact(state);
+  // After compaction the buffer starts at the next window's first word: all of it is pending.
+  if (!final && state.buffer.length > state.config.maxBufferChars) overflow(state);
+  return out;
+}
+
+/** Finds the next window and emits it into `out`; false when no more can be decided now. */
+function nextWindow(state: WindowState, final: boolean, out: Chunk[]): boolean {
+  const { config } = state;
+  const view: WordView = { text: state.buffer, starts: state.starts, ends: state.ends };
+  const known = (final || !state.open ? state.starts.length : state.starts.length - 1) - 1;
+  if (state.first > known || (!final && known + 1 < state.need)) return false;
+  const measure = (text: string): number => config.sizer.size(text);
+  const found = findWindowEnd(view, measure, state.first, known, final, config.size, state.guessWords);
+  if (found.last === null) {
+    state.need = found.need + 1;
+    return false;
+  }
+  if (found.last <= state.prevLast) {
+    // Nothing past the previous window fits after this overlap: drop the overlap rather than emit a window
+    // contained in the previous one.
+    state.first = state.prevLast + 1;
+    return true;
+  }
+  const last = found.last;
+  state.prevLast = last;
+  out.push(windowChunk(state, last, found.size));
+  state.guessWords = last - state.first + 1;
+  if (last === known && final) {
+    state.first = last + 1;
+    return false;
+  }
+  const next = findOverlapStart(view, measure, state.first, last, config.overlap, state.guessTail);
+  state.guessTail = last + 1 - next;
+  state.first = next;
+  return true;
+}
+
+/** The chunk of the window from the first word to word `last`, which measures `size`. */
+function windowChunk(state: WindowState, last: number, size: number): Chunk {
+  const start = state.starts[state.first] as number;
+  const end = state.ends[last] as number;
+  const text = state.buffer.slice(start, end);
+  const startLine = state.lines.lineAt(state.buffer, state.base, state.base + start);
+  const draft = {
+    text,
+    start: state.base + start,
+    end: state.base + end,
+    startLine,
+    endLine: endLineOf(text, startLine),
+    size,
+    ...(size > state.config.size ? { oversized: true, metadata: { oversizedReason: 'word longer than the window size' } } : {}),
+  };
+  return finishChunk(draft, state.owner, state.index++);
+}
+
+/** Keeps the text from the next window's first word; drops the rest once per write, not once per window. */
+function compact(state: WindowState): void {
+  const { first } = state;
+  const keep = first < state.starts.length ? (state.starts[first] as number) : state.buffer.length;
+  if (keep === 0) return;
+  state.lines.lineAt(state.buffer, state.base, state.base + keep);
+  state.buffer = state.buffer.slice(keep);
+  state.base += keep;
+  state.starts = state.starts.slice(first).map((s) => s - keep);
+  state.ends = state.ends.slice(first).map((e) => e - keep);
+  state.need = Math.max(0, state.need - first);
+  state.prevLast -= first;
+  state.first = 0;
+}
+
+function overflow(state: WindowState): never {
+  throw new ChunkError(
+    'ERR_BUFFER_OVERFLOW',
+    `slidingWindow: no window end found within maxBufferChars (${state.config.maxBufferChars}) characters; the sizer does not grow with the text, or one word is longer than the cap`,
+    { offset: state.base },
+  );
 }
 
 /**
