@@ -28,6 +28,11 @@ export interface ChunkFacts {
   index?: number;
   pageStart?: number;
   pageEnd?: number;
+  /**
+   * Where the chunk is drawn (PDF): per page, the box around all its boxes there, `[page, x, y, width, height]` in
+   * PDF points from the page's top left, rounded to a point.
+   */
+  boxes?: [number, number, number, number, number][];
   flags?: string[];
   kinds?: readonly string[];
   languages?: readonly string[];

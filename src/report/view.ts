@@ -2,7 +2,7 @@
  * One run of the chunker as the HTML report draws it: its layout over the document, its figures and settings, and
  * the facts its page script reads. A report has one view; a comparison has one per setting, all over the same text.
  */
-import type { Chunk, ChunkStatistics } from '../types.js';
+import type { Chunk, ChunkStatistics, PageBox } from '../types.js';
 import { isHeadingOnly, layoutReport, type PageMark, type ReportLayout } from './layout.js';
 import type { ChunkFacts, ViewChunkFacts } from './page-data.js';
 import type { ReportSettings } from './settings.js';
@@ -98,6 +98,22 @@ function interner(): { table: string[]; index(value: string): number } {
   };
 }
 
+/**
+ * The box around a chunk's boxes on each page it is drawn on, in page order, to a point: what the report shows, so
+ * that a reader can find the chunk on the page (the chunk's own boxes, one per line, are in its JSON).
+ */
+export function pageBoxes(boxes: readonly PageBox[]): [number, number, number, number, number][] {
+  const byPage = new Map<number, { x0: number; y0: number; x1: number; y1: number }>();
+  for (const b of boxes) {
+    const u = byPage.get(b.page);
+    if (u === undefined) byPage.set(b.page, { x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height });
+    else Object.assign(u, { x0: Math.min(u.x0, b.x), y0: Math.min(u.y0, b.y), x1: Math.max(u.x1, b.x + b.width), y1: Math.max(u.y1, b.y + b.height) });
+  }
+  return [...byPage]
+    .sort((a, b) => a[0] - b[0])
+    .map(([page, u]) => [page, Math.floor(u.x0), Math.floor(u.y0), Math.ceil(u.x1) - Math.floor(u.x0), Math.ceil(u.y1) - Math.floor(u.y0)]);
+}
+
 /** The facts of every chunk of a view, in band order, with the breadcrumb and heading tables they index. */
 export function chunkFacts(view: ReportView): ViewChunkFacts {
   const chunks = view.layout.chunks;
@@ -123,6 +139,7 @@ export function chunkFacts(view: ReportView): ViewChunkFacts {
     if (c.index !== k) f.index = c.index;
     if (c.pageStart !== undefined) f.pageStart = c.pageStart;
     if (c.pageEnd !== undefined) f.pageEnd = c.pageEnd;
+    if (c.boxes !== undefined && c.boxes.length > 0) f.boxes = pageBoxes(c.boxes);
     const flags = chunkFlags(c, view.settings);
     if (flags.length > 0) f.flags = flags;
     if (c.metadata?.kinds?.length) f.kinds = c.metadata.kinds;

@@ -157,6 +157,23 @@ describe('renderReport', () => {
     expect(long.length).toBeLessThanOrEqual(65);
   });
 
+  it('gives the chunk box where a PDF chunk is drawn: per page, the box around its boxes there, to a point', () => {
+    const { text, chunks } = handMadeFixture();
+    const lines = [
+      { page: 1, x: 72.4, y: 700.2, width: 200, height: 10 },
+      { page: 2, x: 80, y: 90.5, width: 100.2, height: 10 },
+      { page: 1, x: 72.4, y: 712.2, width: 150, height: 10 },
+    ];
+    const withBoxes = chunks.map((c, k) => (k === 1 ? { ...c, boxes: lines } : c));
+    const html = renderReport(withBoxes, text, undefined, { unit: 'chars' });
+    const view = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!).views[0];
+    expect(view.chunks[1].boxes).toEqual([
+      [1, 72, 700, 201, 23],
+      [2, 80, 90, 101, 11],
+    ]);
+    expect(view.chunks[0].boxes).toBeUndefined();
+  });
+
   it('renders a comparison: one document column per run, figures in columns, histograms on one scale', () => {
     const text = readFileSync(join(SAMPLES, 'guide.md'), 'utf8');
     const small = markdownChunks(text, 200, 'guide');

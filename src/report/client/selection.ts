@@ -67,6 +67,8 @@ function factsList(v: View, c: ChunkFacts, k: number): HTMLElement {
   row(dl, 'size', size);
   row(dl, 'heading', v.data.crumbs[c.crumb] || '(before the first heading)');
   if (c.pageStart !== undefined) row(dl, 'pages', c.pageEnd !== undefined && c.pageEnd !== c.pageStart ? `${c.pageStart}–${c.pageEnd}` : String(c.pageStart));
+  // PDF points from the page's top left: x, y of the top left corner, then width × height.
+  if (c.boxes) row(dl, 'boxes', c.boxes.map(([p, x, y, w, h]) => `p. ${p}: x ${x}, y ${y}, ${w} × ${h} pt`).join('; '));
   row(dl, 'lines', c.startLine === c.endLine ? String(c.startLine) : `${c.startLine}–${c.endLine}`);
   row(dl, 'offsets', `[${num(c.start)}, ${num(c.end)})  ${num(c.chars)} chars, ${num(c.words)} words`);
   const next = v.data.chunks[k + 1];
