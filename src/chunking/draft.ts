@@ -84,7 +84,9 @@ export function buildDraft(spans: readonly BlockSpan[], section: number, measure
 /** Where a chunk may start in a span. */
 function markOf(p: BlockSpan): SpanMark {
   const starts = p.prefix !== '' ? 'none' : isProse(p.kind) ? 'words' : p.kind === 'list' ? 'items' : 'none';
-  return { start: p.start, end: p.end, heading: p.heading, starts, opens: p.prefix === '', ...(p.page !== undefined ? { page: p.page } : {}) };
+  const mark: { -readonly [K in keyof SpanMark]: SpanMark[K] } = { start: p.start, end: p.end, heading: p.heading, starts, opens: p.prefix === '' };
+  if (p.page !== undefined) mark.page = p.page;
+  return mark;
 }
 
 /** The union of what the spans of a chunk contain. */
