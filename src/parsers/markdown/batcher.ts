@@ -56,6 +56,11 @@ export interface BatcherOptions {
   readonly maxBatchSize: number;
   /** Fail with `ERR_BUFFER_OVERFLOW` instead of cutting a line longer than `maxBatchSize`. */
   readonly strict?: boolean;
+  /**
+   * How many batches ahead the places to cut at are kept (`CandidateChain`); 0 scans the lines after every forced
+   * cut again. The batches are the same either way (a test holds them so).
+   */
+  readonly lookaheadBatches?: number;
 }
 
 /** Ranks of the places a batch may be cut at when no safe cut falls within the bound, best first. */
@@ -93,9 +98,26 @@ interface Candidate {
   readonly state: ScanState;
 }
 
+/**
+ * The places to cut at, kept for the batch being filled and the batches after it (`lookaheadBatches`), so that a
+ * forced cut need not scan the lines after it again. Level 0 is the best place since `batchSize`; level k the
+ * best since `batchSize` past level k - 1's place, which is what the scan of the batch that starts at level k - 1's
+ * place would keep as its best. A forced cut at level 0's place makes level 1 the next batch's best, and so on.
+ * Text without blank lines (a heading a line, a setext heading every two lines) was scanned four times over, the
+ * lines from each cut to the bound again after every cut.
+ */
+interface CandidateChain {
+  levels: Candidate[];
+  /** A place fell past the last level kept: the next forced cut scans the lines after it again. */
+  overflow: boolean;
+}
+
+/** Batches ahead the places to cut at are kept by default: with the default sizes, a batch reaches 4 ahead. */
+const LOOKAHEAD_BATCHES = 8;
+
 /** Creates a batcher: `write(text)` returns the batches that are complete. */
 export function createMarkdownBatcher(options: BatcherOptions) {
-  const { batchSize, strict = false } = options;
+  const { batchSize, strict = false, lookaheadBatches = LOOKAHEAD_BATCHES } = options;
   const maxBatchSize = Math.max(options.maxBatchSize, batchSize);
   let buffer = '';
   /** Document offset of `buffer[0]`. */
@@ -109,8 +131,8 @@ export function createMarkdownBatcher(options: BatcherOptions) {
   let state = initialState();
   /** How the next batch continues the one being filled, decided by the last forced cut. */
   let pending: BatchContinuation | undefined;
-  /** The best place to cut at seen since `batchSize`, should the bound be reached without a safe cut. */
-  let best: Candidate | null = null;
+  /** The best places to cut at seen since `batchSize` (level 0), should the bound be reached without a safe cut. */
+  let chain: CandidateChain = { levels: [], overflow: false };
   /** Byte length of the text before `buffer`, for error messages. */
   let bytesBefore = 0;
 
@@ -131,14 +153,17 @@ export function createMarkdownBatcher(options: BatcherOptions) {
     buffer = buffer.slice(end);
     scan = Math.max(0, scan - end);
     searched = Math.max(0, searched - end);
-    best = null;
+    chain = { levels: [], overflow: false };
     return batch;
   }
 
-  /** Cuts at the best candidate (rescanning what follows it), or inside the line at `lineStart` when there is none. */
+  /** Cuts at the best candidate, or inside the line at `lineStart` when there is none. */
   function forceCut(lineStart: number): MarkdownBatch {
-    if (best !== null) {
-      const { at, continues, state: before } = best;
+    const { levels, overflow } = chain;
+    const best = levels[0];
+    if (best === undefined) return cutInsideLine(lineStart);
+    const { at, continues, state: before } = best;
+    if (overflow || lookaheadBatches === 0) {
       state = before;
       const batch = take(at, continues);
       // The lines after the cut are scanned again, from the state the cut was made in.
@@ -146,7 +171,11 @@ export function createMarkdownBatcher(options: BatcherOptions) {
       searched = 0;
       return batch;
     }
-    return cutInsideLine(lineStart);
+    // The scan goes on where it was, in the state it was in: the levels after the first are what scanning the
+    // lines after the cut again would keep, and no line there allows a safe cut (the scan would have cut there).
+    const batch = take(at, continues);
+    chain = { levels: levels.slice(1).map((c) => ({ ...c, at: c.at - at })), overflow: false };
+    return batch;
   }
 
   /** Cuts the long line at `lineStart` after a whitespace run past `batchSize`, else between grapheme clusters. */
@@ -238,15 +267,32 @@ export function createMarkdownBatcher(options: BatcherOptions) {
   }
 
   /**
-   * Keeps `candidate` at `at` (its line ending at `end`) when it ranks better than the best so far: a lower rank,
-   * or the same rank and marked when the best is not (the earliest wins among equals).
+   * Keeps `candidate` at `at` (its line ending at `end`) at the first level of the chain where it ranks better
+   * than the best so far: a lower rank, or the same rank and marked when the best is not (the earliest wins among
+   * equals). The levels after it are emptied: their places must be `batchSize` past it.
    */
   function consider(at: number, end: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
-    if (best !== null && best.rank < candidate.rank) return;
-    if (best !== null && best.rank === candidate.rank && best.marked) return;
-    const marked = isMarked(buffer, at, end);
-    if (best !== null && best.rank === candidate.rank && !marked) return;
-    best = { at, rank: candidate.rank, marked, continues: candidate.continues, state: { ...state } };
+    const { levels } = chain;
+    const mark = { known: false, marked: false };
+    for (let k = 0; k <= levels.length; k++) {
+      if (k > 0 && at < (levels[k - 1] as Candidate).at + batchSize) return;
+      if (k > lookaheadBatches) {
+        chain.overflow = true;
+        return;
+      }
+      const best = levels[k];
+      if (best !== undefined && best.rank < candidate.rank) continue;
+      if (best !== undefined && best.rank === candidate.rank && best.marked) continue;
+      if (!mark.known) {
+        mark.marked = isMarked(buffer, at, end);
+        mark.known = true;
+      }
+      if (best !== undefined && best.rank === candidate.rank && !mark.marked) continue;
+      levels.length = k;
+      levels.push({ at, rank: candidate.rank, marked: mark.marked, continues: candidate.continues, state: { ...state } });
+      chain.overflow = false;
+      return;
+    }
   }
 
   /** Index of the next line feed at or after `from`, looking no further than just past the bound. */
