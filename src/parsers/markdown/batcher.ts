@@ -24,6 +24,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
 import { textHash } from '../../unicode/text-hash.js';
+import { BACKTICK, COLON, CR, DASH, DIGIT_0, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LESS, LF, PIPE, PLUS, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
 export interface BatchContinuation {
@@ -332,7 +333,7 @@ function isLowSurrogate(c: number): boolean {
 function isBlankLine(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+    if (c !== SPACE && c !== TAB && c !== LF && c !== CR) return false;
   }
   return true;
 }
@@ -342,8 +343,8 @@ const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
 /** True when the line at `start` begins a block that cannot continue what came before a blank line. */
 function startsFreshBlock(text: string, start: number): boolean {
   const c = text.charCodeAt(start);
-  if (c === 32 || c === 9) return false; // indented: list continuation or indented code
-  if (c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57)) {
+  if (c === SPACE || c === TAB) return false; // indented: list continuation or indented code
+  if (c === DASH || c === PLUS || c === STAR || isDigit(c)) {
     return !LIST_MARKER.test(text.slice(start, start + 12));
   }
   return true;
@@ -421,8 +422,8 @@ function initialState(): ScanState {
 /** Where the line `[start, end)` ends without its line ending. */
 function contentEnd(text: string, start: number, end: number): number {
   let e = end;
-  if (e > start && text.charCodeAt(e - 1) === 10) e--;
-  if (e > start && text.charCodeAt(e - 1) === 13) e--;
+  if (e > start && text.charCodeAt(e - 1) === LF) e--;
+  if (e > start && text.charCodeAt(e - 1) === CR) e--;
   return e;
 }
 
@@ -448,7 +449,7 @@ function classify(s: ScanState, text: string, start: number, end: number): { ran
   if (s.paragraphStart !== -1 && (SETEXT_UNDERLINE.test(line) || DELIMITER_ROW.test(line))) return null;
   // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone.
   const c = line.charCodeAt(0);
-  if ((c === 35 && ATX_HEADING.test(line)) || ((c === 42 || c === 95) && STAR_BREAK.test(line)) || (c === 45 && s.previousBlank && DASH_BREAK.test(line))) {
+  if ((c === HASH && ATX_HEADING.test(line)) || ((c === STAR || c === UNDERSCORE) && STAR_BREAK.test(line)) || (c === DASH && s.previousBlank && DASH_BREAK.test(line))) {
     return { rank: EXACT, continues: undefined };
   }
   if (s.table !== null && !s.previousBlank) {
@@ -502,7 +503,7 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
   trackConstructs(s, text, start, end);
   if (wasInConstruct) return;
   const c = text.charCodeAt(start);
-  const indented = c === 32 || c === 9;
+  const indented = c === SPACE || c === TAB;
   if (s.frontmatter || s.fence !== null || s.htmlEnd !== null || s.htmlUntilBlank) {
     // A construct opened at column 0 ends the list, quote and table before it.
     if (!indented && !(s.fence?.item ?? false)) {
@@ -514,10 +515,10 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
     return;
   }
   let i = start;
-  while (i < start + 3 && text.charCodeAt(i) === 32) i++;
+  while (i < start + 3 && text.charCodeAt(i) === SPACE) i++;
   const first = text.charCodeAt(i);
   // Indented code: four columns of indentation where no paragraph or list can take the line.
-  if ((first === 32 || first === 9) && !s.inList && (wasBlank || s.indentedCode || s.paragraphStart === -1)) {
+  if ((first === SPACE || first === TAB) && !s.inList && (wasBlank || s.indentedCode || s.paragraphStart === -1)) {
     s.indentedCode = true;
     s.paragraphStart = -1;
     s.table = null;
@@ -526,26 +527,26 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
   s.indentedCode = false;
   // Most lines start with a letter: only lines that may be markup are looked at closely (and sliced).
   const line = SPECIAL_FIRST.has(first) ? linePrefix(text, start, end) : '';
-  const marker = first === 45 || first === 43 || first === 42 || (first >= 48 && first <= 57);
-  const isBreak = (first === 42 || first === 95 || first === 45) && (STAR_BREAK.test(line) || DASH_BREAK.test(line));
+  const marker = first === DASH || first === PLUS || first === STAR || isDigit(first);
+  const isBreak = (first === STAR || first === UNDERSCORE || first === DASH) && (STAR_BREAK.test(line) || DASH_BREAK.test(line));
   const isItem = marker && !isBreak && TOP_LEVEL_ITEM.test(line);
-  const isHeading = first === 35 && ATX_HEADING.test(line);
-  const isQuote = first === 62;
+  const isHeading = first === HASH && ATX_HEADING.test(line);
+  const isQuote = first === GREATER;
   if (isItem) s.inList = true;
   else if (!indented && (wasBlank || isHeading || isBreak || isQuote)) s.inList = false;
   s.inQuote = isQuote;
   if (s.table !== null && (isHeading || isQuote || isItem || isBreak)) s.table = null;
-  if (s.table === null && s.paragraphStart !== -1 && (first === 124 || first === 58 || first === 45) && DELIMITER_ROW.test(line) && (line.includes('|') || line.includes(':'))) {
+  if (s.table === null && s.paragraphStart !== -1 && (first === PIPE || first === COLON || first === DASH) && DELIMITER_ROW.test(line) && (line.includes('|') || line.includes(':'))) {
     s.table = { header: text.slice(s.paragraphStart - base, s.paragraphEnd - base), delimiter: line };
   }
   const plain = s.table === null && !isHeading && !isQuote && !isBreak;
-  s.bracketLine = first === 91;
+  s.bracketLine = first === LEFT_BRACKET;
   s.paragraphStart = plain ? base + start : -1;
   s.paragraphEnd = plain ? base + contentEnd(text, start, end) : -1;
 }
 
 /** First characters (after up to three spaces) of the lines that may be markup the scan tracks. */
-const SPECIAL_FIRST = new Set([35, 42, 95, 45, 43, 62, 124, 58, 61, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57]);
+const SPECIAL_FIRST = new Set([HASH, STAR, UNDERSCORE, DASH, PLUS, GREATER, PIPE, COLON, EQUALS, ...Array.from({ length: 10 }, (_, d) => DIGIT_0 + d)]);
 
 /** Opens and closes front matter, fences and HTML blocks as `line` requires. */
 function trackConstructs(s: ScanState, text: string, start: number, end: number): void {
@@ -556,7 +557,7 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
     if (/^---[ \t]*\r?\n?$/.test(text.slice(start, end))) s.frontmatter = false;
     return;
   }
-  if (isFirst && c0 === 45 && /^---[ \t]*\r?\n?$/.test(text.slice(start, end))) {
+  if (isFirst && c0 === DASH && /^---[ \t]*\r?\n?$/.test(text.slice(start, end))) {
     s.frontmatter = true;
     return;
   }
@@ -571,15 +572,15 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
   // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
   // item whose first line is a fence.
   let i = start;
-  while (i < start + 3 && text.charCodeAt(i) === 32) i++;
+  while (i < start + 3 && text.charCodeAt(i) === SPACE) i++;
   const c = text.charCodeAt(i);
-  if (c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57) || c === 32 || c === 9) {
+  if (c === DASH || c === PLUS || c === STAR || isDigit(c) || c === SPACE || c === TAB) {
     openItemFence(s, lineText(text, start, Math.min(end, start + 4096)));
     return;
   }
-  if (c !== 96 && c !== 126 && c !== 36 && c !== 60) return;
+  if (c !== BACKTICK && c !== TILDE && c !== DOLLAR && c !== LESS) return;
   const line = lineText(text, start, Math.min(end, start + 4096));
-  if (c === 60) {
+  if (c === LESS) {
     openHtml(s, line);
     return;
   }

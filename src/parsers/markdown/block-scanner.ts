@@ -22,6 +22,7 @@ import {
   asMicromarkReads, atxTitle, cellStarts, delimiterCells, fenceLineEnd, frontMatterEnd, headerCells, htmlEnds, htmlStartCondition,
   indexOrEnd, isBlankFrom, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo, SPACE_OR_TAB, Unsupported,
 } from './block-syntax.js';
+import { APOSTROPHE, BACKTICK, CARET, CR, DASH, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PLUS, QUOTE, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** A place in the text, as mdast positions give it. */
 interface Place {
@@ -201,7 +202,7 @@ class Scanner {
       if (cr < start) cr = indexOrEnd(text, '\r', start);
       const end = Math.min(lf , cr);
       let next = end;
-      if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
+      if (next < text.length) next += text.charCodeAt(next) === CR && text.charCodeAt(next + 1) === LF ? 2 : 1;
       this.lineStarts.push(start);
       if (start > frontMatter) this.readLine(start, end, line);
       else if (end === frontMatter) this.addFrontMatter(end, line);
@@ -260,10 +261,10 @@ class Scanner {
     let cols = this.column;
     while (i < this.lineEnd) {
       const c = text.charCodeAt(i);
-      if (c === 32) {
+      if (c === SPACE) {
         i++;
         cols++;
-      } else if (c === 9) {
+      } else if (c === TAB) {
         i++;
         cols += 4 - (cols % 4);
       } else break;
@@ -286,7 +287,7 @@ class Scanner {
   private advanceOffset(count: number, columns: boolean): void {
     const text = this.text;
     while (count > 0 && this.offset < this.lineEnd) {
-      if (text.charCodeAt(this.offset) === 9) {
+      if (text.charCodeAt(this.offset) === TAB) {
         const toTab = 4 - (this.column % 4);
         if (columns) {
           this.partialTab = toTab > count;
@@ -360,7 +361,7 @@ class Scanner {
     while (!matchedLeaf) {
       this.findNextNonspace();
       // GFM footnote definitions are containers of their own: left to micromark wherever one may open.
-      if (this.peek(this.nextNonspace) === 91 && this.peek(this.nextNonspace + 1) === 94) throw new Unsupported('a footnote definition');
+      if (this.peek(this.nextNonspace) === LEFT_BRACKET && this.peek(this.nextNonspace + 1) === CARET) throw new Unsupported('a footnote definition');
       if (!this.indented && !mayStartBlock(this.peek(this.nextNonspace))) {
         this.advanceNextNonspace();
         break;
@@ -398,7 +399,7 @@ class Scanner {
   private continues(block: Block): 0 | 1 | 2 {
     switch (block.kind) {
       case 'blockquote':
-        if (this.indented || this.peek(this.nextNonspace) !== 62) return 1;
+        if (this.indented || this.peek(this.nextNonspace) !== GREATER) return 1;
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         this.quoteLineEnds(block);
@@ -481,7 +482,7 @@ class Scanner {
     const c = this.peek(at);
     if (!this.indented) {
       // Block quote.
-      if (c === 62 && !this.noContainers) {
+      if (c === GREATER && !this.noContainers) {
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
@@ -491,7 +492,7 @@ class Scanner {
       }
       const rest = text.slice(at, this.lineEnd);
       // ATX heading.
-      if (c === 35) {
+      if (c === HASH) {
         const open = ATX_OPEN.exec(rest);
         if (open !== null) {
           this.closeUnmatched();
@@ -502,11 +503,11 @@ class Scanner {
         }
       }
       // Fenced code.
-      if (c === 96 || c === 126) {
+      if (c === BACKTICK || c === TILDE) {
         const fence = FENCE_OPEN.exec(rest);
         if (fence !== null) {
           const info = rest.slice(fence[0].length);
-          if (c !== 96 || !info.includes('`')) {
+          if (c !== BACKTICK || !info.includes('`')) {
             this.closeUnmatched();
             const code = this.addChild('code', container, at);
             code.fenceChar = c;
@@ -518,7 +519,7 @@ class Scanner {
         }
       }
       // Math (remark-math's `$$` blocks): a fence of two dollars or more, whose meta holds no dollar.
-      if (c === 36) {
+      if (c === DOLLAR) {
         const fence = MATH_OPEN.exec(rest);
         if (fence !== null && !rest.includes('$', fence[0].length)) {
           this.closeUnmatched();
@@ -530,7 +531,7 @@ class Scanner {
         }
       }
       // HTML block.
-      if (c === 60) {
+      if (c === LESS) {
         const type = this.htmlStart(container, rest);
         if (type > 0) {
           if (this.partialTab) throw new Unsupported('HTML after part of a tab');
@@ -541,23 +542,23 @@ class Scanner {
         }
       }
       // Setext heading underline.
-      if ((c === 61 || c === 45) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) {
+      if ((c === EQUALS || c === DASH) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) {
         // mdast starts a setext heading at the definitions before its text: left to micromark.
-        if (text.charCodeAt(container.lines[0] as number) === 91) throw new Unsupported('a setext heading after a bracket');
+        if (text.charCodeAt(container.lines[0] as number) === LEFT_BRACKET) throw new Unsupported('a setext heading after a bracket');
         this.closeUnmatched();
         container.kind = 'heading';
-        container.depth = c === 61 ? 1 : 2;
+        container.depth = c === EQUALS ? 1 : 2;
         container.title = null;
         return this.endLeafHere(container);
       }
       // Thematic break.
-      if ((c === 42 || c === 45 || c === 95) && THEMATIC_BREAK.test(rest)) {
+      if ((c === STAR || c === DASH || c === UNDERSCORE) && THEMATIC_BREAK.test(rest)) {
         this.closeUnmatched();
         return this.endLeafHere(this.addChild('thematicBreak', container, at));
       }
     }
     // List item.
-    if ((!this.indented || container.kind === 'list') && !this.noContainers && (c === 42 || c === 43 || c === 45 || (c >= 48 && c <= 57))) {
+    if ((!this.indented || container.kind === 'list') && !this.noContainers && (c === STAR || c === PLUS || c === DASH || isDigit(c))) {
       if (this.startListItem(container)) return 1;
     }
     // Indented code.
@@ -637,7 +638,7 @@ class Scanner {
     let ordered = false;
     let marker = c;
     let number = 1;
-    if (c === 42 || c === 43 || c === 45) {
+    if (c === STAR || c === PLUS || c === DASH) {
       markerEnd = at + 1;
     } else {
       ORDERED_MARKER.lastIndex = at;
@@ -753,7 +754,7 @@ class Scanner {
     if ((flags & ENDED_TABLE_CONTAINERS) !== 0) throw new Unsupported('a table header on a line that ends containers');
     // A tag alone on the header line: once the table has ended the paragraph, micromark reads the line again and
     // finds an HTML block there, which a paragraph had kept from starting.
-    if (this.text.charCodeAt(lines[last] as number) === 60) throw new Unsupported('a table header that may be HTML');
+    if (this.text.charCodeAt(lines[last] as number) === LESS) throw new Unsupported('a table header that may be HTML');
     const header = lines.slice(last);
     paragraph.lines = lines.slice(0, last);
     if (paragraph.lines.length > 0) {
@@ -811,7 +812,7 @@ class Scanner {
   /** The line ending before the current line. */
   private lineEndingBefore(): string {
     const start = this.lineStart;
-    if (start >= 2 && this.text.charCodeAt(start - 2) === 13 && this.text.charCodeAt(start - 1) === 10) return '\r\n';
+    if (start >= 2 && this.text.charCodeAt(start - 2) === CR && this.text.charCodeAt(start - 1) === LF) return '\r\n';
     return this.text.charAt(start - 1);
   }
 
@@ -819,14 +820,14 @@ class Scanner {
   private takeDefinitions(paragraph: Block): void {
     const lines = paragraph.lines;
     let k = 0;
-    while (k < lines.length && this.text.charCodeAt(lines[k] as number) === 91) {
+    while (k < lines.length && this.text.charCodeAt(lines[k] as number) === LEFT_BRACKET) {
       const definition = readDefinition(this.text, lines, k);
       if (definition === null) break;
       // A title may follow on the next line: left to micromark.
       const next = lines[k + LINE];
       if (next !== undefined) {
         const n = this.text.charCodeAt(next);
-        if (n === 34 || n === 39 || n === 40) throw new Unsupported('a definition title');
+        if (n === QUOTE || n === APOSTROPHE || n === LEFT_PAREN) throw new Unsupported('a definition title');
       }
       paragraph.definitions.push({
         type: 'definition', identifier: '', label: definition.label, url: '', title: null,
@@ -938,7 +939,7 @@ class Scanner {
       case 'table':
         return { type: 'table', align: [], children: this.rowsOf(block), position };
       case 'code':
-        if (block.fenceChar === 36) return { type: 'math', meta: null, value: '', position };
+        if (block.fenceChar === DOLLAR) return { type: 'math', meta: null, value: '', position };
         return { type: 'code', lang: block.lang, meta: block.meta, value: '', position };
       case 'html':
         return { type: 'html', value: asMicromarkReads(block.value), position };

@@ -3,6 +3,7 @@
  * definition, the cells of a GFM table row and delimiter row, the conditions that start and end an HTML block, the
  * fences of front matter. Pure functions over the text, each read the way micromark reads it.
  */
+import { APOSTROPHE, BACKSLASH, COLON, CR, DASH, DEL, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PIPE, QUOTE, RIGHT_BRACKET, RIGHT_PAREN, SPACE, TAB } from './char-codes.js';
 
 /** A construct the block scanner leaves to micromark; its message says which. */
 export class Unsupported extends Error {}
@@ -10,7 +11,7 @@ export class Unsupported extends Error {}
 /** Numbers per line in a list of lines: start, end (before the line ending), line number, flags. */
 export const LINE = 4;
 
-export const SPACE_OR_TAB = (c: number): boolean => c === 32 || c === 9;
+export const SPACE_OR_TAB = (c: number): boolean => c === SPACE || c === TAB;
 
 /** The HTML blocks that start with a raw tag (condition 1) and the tag that ends them. */
 const HTML_RAW = /^<(?:script|pre|style|textarea)(?=[ \t>]|$)/i;
@@ -53,11 +54,11 @@ export function frontMatterEnd(text: string): number {
   if (end === -1 || end === text.length) return -1;
   for (;;) {
     // The next line.
-    end += text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1;
+    end += text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? 2 : 1;
     if (end >= text.length) return -1;
     const close = fenceLineEnd(text, end);
     if (close !== -1) return close;
-    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+    while (end < text.length && text.charCodeAt(end) !== LF && text.charCodeAt(end) !== CR) end++;
     if (end === text.length) return -1;
   }
 }
@@ -67,7 +68,7 @@ export function fenceLineEnd(text: string, from: number): number {
   if (!text.startsWith('---', from)) return -1;
   let i = from + 3;
   while (i < text.length && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  return i === text.length || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 ? i : -1;
+  return i === text.length || text.charCodeAt(i) === LF || text.charCodeAt(i) === CR ? i : -1;
 }
 
 /** True when only spaces and tabs lie between `from` and `to`. */
@@ -107,7 +108,7 @@ export function atxTitle(text: string, from: number, to: number): string {
   while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
   // A closing sequence of #s counts when blanks (or the opening sequence) come before it.
   let hashes = end;
-  while (hashes > start && text.charCodeAt(hashes - 1) === 35) hashes--;
+  while (hashes > start && text.charCodeAt(hashes - 1) === HASH) hashes--;
   if (hashes < end && (hashes === start || SPACE_OR_TAB(text.charCodeAt(hashes - 1)))) {
     end = hashes;
     while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
@@ -145,17 +146,17 @@ export function readDefinition(text: string, lines: readonly number[], k: number
   const to = lines[k + 1] as number;
   const labelEnd = findLabelEnd(text, lines, k);
   if (labelEnd === -1) return null;
-  if (text.charCodeAt(labelEnd + 1) !== 58) return null;
+  if (text.charCodeAt(labelEnd + 1) !== COLON) return null;
   if (labelEnd >= to) throw new Unsupported('a label over lines');
   const label = text.slice(from + 1, labelEnd);
   let i = labelEnd + 2;
   while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
   if (i === to) throw new Unsupported('a destination on the next line');
-  if (text.charCodeAt(i) === 60) {
+  if (text.charCodeAt(i) === LESS) {
     i++;
-    while (i < to && text.charCodeAt(i) !== 62) {
+    while (i < to && text.charCodeAt(i) !== GREATER) {
       const c = text.charCodeAt(i);
-      if (c === 60 || c === 92) throw new Unsupported('a destination with an escape');
+      if (c === LESS || c === BACKSLASH) throw new Unsupported('a destination with an escape');
       i++;
     }
     if (i === to) throw new Unsupported('an unclosed destination');
@@ -163,8 +164,8 @@ export function readDefinition(text: string, lines: readonly number[], k: number
   } else {
     while (i < to) {
       const c = text.charCodeAt(i);
-      if (c <= 32 || c === 127) break;
-      if (c === 40 || c === 41 || c === 92) throw new Unsupported('a destination with parentheses or escapes');
+      if (c <= SPACE || c === DEL) break;
+      if (c === LEFT_PAREN || c === RIGHT_PAREN || c === BACKSLASH) throw new Unsupported('a destination with parentheses or escapes');
       i++;
     }
   }
@@ -173,12 +174,12 @@ export function readDefinition(text: string, lines: readonly number[], k: number
   if (i < to) {
     // A title on the same line, after a blank: "…", '…' or (…), without escapes, nothing but blanks after it.
     const open = text.charCodeAt(i);
-    const close = open === 40 ? 41 : open;
-    if (i === destinationEnd || (open !== 34 && open !== 39 && open !== 40)) throw new Unsupported('a definition title');
+    const close = open === LEFT_PAREN ? RIGHT_PAREN : open;
+    if (i === destinationEnd || (open !== QUOTE && open !== APOSTROPHE && open !== LEFT_PAREN)) throw new Unsupported('a definition title');
     i++;
     while (i < to && text.charCodeAt(i) !== close) {
       const c = text.charCodeAt(i);
-      if (c === 92 || (open === 40 && c === 40)) throw new Unsupported('a definition title');
+      if (c === BACKSLASH || (open === LEFT_PAREN && c === LEFT_PAREN)) throw new Unsupported('a definition title');
       i++;
     }
     if (i === to) throw new Unsupported('a definition title');
@@ -204,11 +205,11 @@ function findLabelEnd(text: string, lines: readonly number[], k: number): number
     if (line > k) size++; // the line ending
     while (i < end) {
       const c = text.charCodeAt(i);
-      if (c === 93) return seen ? i : -1;
-      if (c === 91) return -1;
-      if (c === 92 && i + 1 < end) {
+      if (c === RIGHT_BRACKET) return seen ? i : -1;
+      if (c === LEFT_BRACKET) return -1;
+      if (c === BACKSLASH && i + 1 < end) {
         const n = text.charCodeAt(i + 1);
-        if (n === 91 || n === 92 || n === 93) {
+        if (n === LEFT_BRACKET || n === BACKSLASH || n === RIGHT_BRACKET) {
           i += 2;
           size += 2;
           seen = true;
@@ -225,7 +226,7 @@ function findLabelEnd(text: string, lines: readonly number[], k: number): number
 
 /** What may start a delimiter row: a pipe, a colon or a dash. */
 export function mayBeDelimiterRow(c: number): boolean {
-  return c === 124 || c === 58 || c === 45;
+  return c === PIPE || c === COLON || c === DASH;
 }
 
 /**
@@ -241,26 +242,26 @@ export function delimiterCells(text: string, from: number, to: number): number {
     while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
   };
   for (;;) {
-    if (text.charCodeAt(i) === 124 && i < to) {
+    if (text.charCodeAt(i) === PIPE && i < to) {
       marked = true;
       i++;
       skipBlanks();
       if (i === to) break;
     }
-    if (text.charCodeAt(i) === 58) {
+    if (text.charCodeAt(i) === COLON) {
       marked = true;
       i++;
     }
-    if (i >= to || text.charCodeAt(i) !== 45) return 0;
-    while (i < to && text.charCodeAt(i) === 45) i++;
-    if (i < to && text.charCodeAt(i) === 58) {
+    if (i >= to || text.charCodeAt(i) !== DASH) return 0;
+    while (i < to && text.charCodeAt(i) === DASH) i++;
+    if (i < to && text.charCodeAt(i) === COLON) {
       marked = true;
       i++;
     }
     cells++;
     skipBlanks();
     if (i === to) break;
-    if (text.charCodeAt(i) !== 124) return 0;
+    if (text.charCodeAt(i) !== PIPE) return 0;
   }
   return marked ? cells : 0;
 }
@@ -273,15 +274,15 @@ export function delimiterCells(text: string, from: number, to: number): number {
 export function cellStarts(text: string, from: number, to: number): number[] {
   const starts = [from];
   let i = from;
-  if (text.charCodeAt(i) === 124) i++;
+  if (text.charCodeAt(i) === PIPE) i++;
   for (; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c === 92) {
+    if (c === BACKSLASH) {
       const n = text.charCodeAt(i + 1);
-      if ((n === 92 || n === 124) && i + 1 < to) i++;
+      if ((n === BACKSLASH || n === PIPE) && i + 1 < to) i++;
       continue;
     }
-    if (c !== 124) continue;
+    if (c !== PIPE) continue;
     if (isBlankFrom(text, i + 1, to)) break;
     starts.push(i);
   }
@@ -290,7 +291,7 @@ export function cellStarts(text: string, from: number, to: number): number[] {
 
 /** How many cells the header row between `from` and `to` has; 0 for a lone pipe, which opens no table. */
 export function headerCells(text: string, from: number, to: number): number {
-  if (text.charCodeAt(from) === 124 && isBlankFrom(text, from + 1, to)) return 0;
+  if (text.charCodeAt(from) === PIPE && isBlankFrom(text, from + 1, to)) return 0;
   return cellStarts(text, from, to).length;
 }
 
@@ -310,6 +311,6 @@ export function mayStartBlock(c: number): boolean {
     case 45: // -
       return true;
     default:
-      return c >= 48 && c <= 57;
+      return isDigit(c);
   }
 }

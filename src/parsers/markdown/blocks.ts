@@ -17,6 +17,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
 import { holdsInlineMathIn, HTML_IMAGE, mayHoldImageWithoutReferences } from './inline-math.js';
 import { inlineContents } from './paragraph-content.js';
+import { BACKTICK, CR, SPACE, TAB } from './char-codes.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -107,7 +108,7 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     if (from === undefined || to === undefined) return;
     // Start at the beginning of the line so that indentation (tabs, list item columns) stays what it was.
     let lineStart = from;
-    while (lineStart > 0 && (batch.text.charCodeAt(lineStart - 1) === 32 || batch.text.charCodeAt(lineStart - 1) === 9)) lineStart--;
+    while (lineStart > 0 && (batch.text.charCodeAt(lineStart - 1) === SPACE || batch.text.charCodeAt(lineStart - 1) === TAB)) lineStart--;
     const source = batch.text.slice(lineStart, to);
     if (!brackets && source.includes('[')) brackets = true;
     wanted.push({ index, node, at: doc.length + (from - lineStart), length: to - from });
@@ -230,7 +231,7 @@ function readCodeSpans(text: string): string | null {
 }
 
 function backtickRunEnd(text: string, at: number): number {
-  while (text.charCodeAt(at) === 96) at++;
+  while (text.charCodeAt(at) === BACKTICK) at++;
   return at;
 }
 
@@ -397,9 +398,9 @@ function tableRows(node: Table, text: string, shift: number): { rows: Span[]; de
   start = start === -1 ? headerEnd : start + 1;
   let end = text.indexOf('\n', start);
   if (end === -1) end = text.length;
-  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  if (end > start && text.charCodeAt(end - 1) === CR) end--;
   // Container prefixes (a table inside a quote) are not part of the row.
-  while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++;
+  while (start < end && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB)) start++;
   return { rows, delimiterRow: { start: start + shift, end: end + shift } };
 }
 

@@ -1,33 +1,9 @@
 /**
- * What the inline readers (`inline-math.ts`, `link-resource.ts`) share: the character codes they test, micromark's
- * character classes on UTF-16 code units, and how a reading reports where it ended.
+ * What the inline readers (`inline-math.ts`, `link-resource.ts`) share: micromark's character classes on UTF-16
+ * code units, and how a reading reports where it ended. The character codes are in `char-codes.ts`.
  */
 
-export const TAB = 9;
-export const LF = 10;
-export const CR = 13;
-export const SPACE = 32;
-export const EXCLAMATION = 33;
-export const QUOTE = 34;
-export const DOLLAR = 36;
-export const APOSTROPHE = 39;
-export const LEFT_PAREN = 40;
-export const RIGHT_PAREN = 41;
-export const PLUS = 43;
-export const DASH = 45;
-export const DOT = 46;
-export const SLASH = 47;
-export const COLON = 58;
-export const LESS = 60;
-export const EQUALS = 61;
-export const GREATER = 62;
-export const QUESTION = 63;
-export const AT = 64;
-export const LEFT_BRACKET = 91;
-export const BACKSLASH = 92;
-export const RIGHT_BRACKET = 93;
-export const UNDERSCORE = 95;
-export const BACKTICK = 96;
+import { CR, LF, SPACE, TAB } from './char-codes.js';
 
 /**
  * How a reading of a construct ended: the index after it when the construct is there, else `-1 - stop`, where

@@ -17,10 +17,10 @@
  */
 
 import {
-  APOSTROPHE, AT, BACKSLASH, BACKTICK, COLON, CR, DASH, DOLLAR, DOT, EQUALS, EXCLAMATION, GREATER, isAsciiAlpha,
-  isAsciiAlphanumeric, isAsciiControl, isWhitespace, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PLUS, QUESTION, QUOTE,
-  type Read, reached, RIGHT_BRACKET, SLASH, SPACE, UNDERSCORE,
-} from './inline-chars.js';
+  APOSTROPHE, AT, BACKSLASH, BACKTICK, COLON, CR, DASH, DOLLAR, DOT, EQUALS, EXCLAMATION, GREATER, LEFT_BRACKET,
+  LEFT_PAREN, LESS, LF, PLUS, QUESTION, QUOTE, RIGHT_BRACKET, SLASH, SPACE, UNDERSCORE,
+} from './char-codes.js';
+import { isAsciiAlpha, isAsciiAlphanumeric, isAsciiControl, isWhitespace, type Read, reached } from './inline-chars.js';
 import { readResource } from './link-resource.js';
 
 /** A GFM autolink literal may start here: it can run over a `$` or a backtick, so the reading stops. */

@@ -4,10 +4,8 @@
  * an image needs one (`![alt](src)`); a `](` whose resource does not parse leaves its `]` as text.
  */
 
-import {
-  APOSTROPHE, BACKSLASH, CR, GREATER, isAsciiControl, isWhitespace, LEFT_PAREN, LESS, LF, QUOTE, type Read, RIGHT_PAREN,
-  SPACE,
-} from './inline-chars.js';
+import { APOSTROPHE, BACKSLASH, CR, GREATER, LEFT_PAREN, LESS, LF, QUOTE, RIGHT_PAREN, SPACE } from './char-codes.js';
+import { isAsciiControl, isWhitespace, type Read } from './inline-chars.js';
 
 /** How deep parentheses may nest in a raw destination (micromark's `linkResourceDestinationBalanceMax`). */
 const MAX_BALANCE = 32;

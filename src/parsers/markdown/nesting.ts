@@ -8,6 +8,7 @@
  * number of `x` characters: offsets stay those of the source, which the blocks are sliced from.
  */
 import { ChunkError } from '../../errors.js';
+import { GREATER, SPACE, TAB } from './char-codes.js';
 
 /** Deepest nesting of block quotes and list items read as such; deeper markers are text. */
 export const MAX_NESTING = 32;
@@ -51,8 +52,8 @@ export function capNesting(text: string, strict = false, max = MAX_NESTING): Cap
     if (lineEnd === -1) lineEnd = text.length;
     let i = lineStart;
     let column = 0;
-    while (i < lineEnd && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) {
-      column = text.charCodeAt(i) === 9 ? column + 4 - (column % 4) : column + 1;
+    while (i < lineEnd && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) {
+      column = text.charCodeAt(i) === TAB ? column + 4 - (column % 4) : column + 1;
       i++;
     }
     if (i < lineEnd) {
@@ -62,7 +63,7 @@ export function capNesting(text: string, strict = false, max = MAX_NESTING): Cap
       for (;;) {
         const c = text.charCodeAt(i);
         let length = 0;
-        if (c === 62) length = 1;
+        if (c === GREATER) length = 1;
         else {
           const m = MARKER.exec(text.slice(i, Math.min(lineEnd, i + 11)));
           if (m === null) break;
@@ -74,21 +75,21 @@ export function capNesting(text: string, strict = false, max = MAX_NESTING): Cap
             throw new ChunkError('ERR_NESTING_TOO_DEEP', `Containers nested deeper than ${max} levels at offset ${i} of a batch; leave strict off to read them as text`, { offset: i });
           }
           // One position per run of capped markers: a line of thousands of `>` is one place, not thousands.
-          if (cappedEnd !== i && !(cappedEnd === i - 1 && text.charCodeAt(i - 1) === 32)) capped.push(i);
+          if (cappedEnd !== i && !(cappedEnd === i - 1 && text.charCodeAt(i - 1) === SPACE)) capped.push(i);
           units ??= Buffer.from(text, 'utf16le');
           for (let k = 2 * i; k < 2 * (i + length); k += 2) {
             units[k] = X;
             units[k + 1] = 0;
           }
           cappedEnd = i + length;
-        } else if (c !== 62 && !quoted) {
+        } else if (c !== GREATER && !quoted) {
           items.push(column + length + 1);
         }
-        if (c === 62) quoted = true;
+        if (c === GREATER) quoted = true;
         i += length;
         column += length;
         // One space after a marker belongs to it; more would be content.
-        if (text.charCodeAt(i) === 32) {
+        if (text.charCodeAt(i) === SPACE) {
           i++;
           column++;
         }
