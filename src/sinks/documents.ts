@@ -12,7 +12,12 @@ export interface ChunkDocumentMetadata {
   readonly documentId: string;
   /** `chunk.origin` (a path, a URL), when known. */
   readonly source?: string;
+  /** The document's title, when it has one (`chunk.documentTitle`). */
+  readonly documentTitle?: string;
   readonly index: number;
+  /** The ids of the chunks before and after it in its document (`chunk.prevId`, `chunk.nextId`). */
+  readonly prevId?: string;
+  readonly nextId?: string;
   /** Offsets of `chunk.text` in the source document (UTF-16), end exclusive. */
   readonly start: number;
   readonly end: number;
@@ -40,7 +45,8 @@ export interface ChunkDocumentMetadata {
 }
 
 /**
- * Where a document's positions (`index`, `start`, `end`, `startLine`, `endLine`, `loc`, `pageStart`, `pageEnd`) go.
+ * Where a document's positions (`index`, `prevId`, `nextId`, `start`, `end`, `startLine`, `endLine`, `loc`,
+ * `pageStart`, `pageEnd`) go.
  * `'metadata'`: plain metadata keys, stored and hashed like any other. `'unhashed'`: still readable on `metadata`
  * (`doc.metadata.start`), but as non-enumerable properties, so that `Object.keys`, spreading and `JSON.stringify`
  * leave them out: an index that dedupes by a hash of content and metadata (LangChain's `index()` with a
@@ -56,7 +62,7 @@ export interface ToDocumentOptions {
 }
 
 /** The metadata keys that say where a chunk is rather than what it holds: they change when an edit elsewhere moves it. */
-export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd']);
+export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'prevId', 'nextId', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd']);
 
 /** Turns the position keys of `metadata` into non-enumerable properties, in place. */
 export function hidePositions<T extends object>(metadata: T): T {
@@ -84,7 +90,10 @@ export function toDocument(chunk: Chunk, options: ToDocumentOptions = {}): Chunk
     id: chunk.id,
     documentId: chunk.documentId,
     ...(chunk.origin !== undefined ? { source: chunk.origin } : {}),
+    ...(chunk.documentTitle !== undefined ? { documentTitle: chunk.documentTitle } : {}),
     index: chunk.index,
+    ...(chunk.prevId !== undefined ? { prevId: chunk.prevId } : {}),
+    ...(chunk.nextId !== undefined ? { nextId: chunk.nextId } : {}),
     start: chunk.start,
     end: chunk.end,
     startLine: chunk.startLine,

@@ -59,9 +59,12 @@ describe('toDocuments', () => {
   });
 
   it("with positions: 'unhashed', keeps positions readable but out of keys, spreads and JSON", () => {
-    const chunk = sampleChunks()[2]!;
+    const chunk = { ...sampleChunks()[2]!, documentTitle: 'Guide', prevId: 'doc#1', nextId: 'doc#3' };
     const { metadata } = toDocument(chunk, { positions: 'unhashed' });
     expect([metadata.index, metadata.start, metadata.end, metadata.startLine, metadata.endLine, metadata.pageStart, metadata.pageEnd]).toEqual([2, 40, 49, 7, 8, 2, 3]);
+    // The neighbours' ids change when a neighbour does: positions too. The title is content.
+    expect([metadata.prevId, metadata.nextId, metadata.documentTitle]).toEqual(['doc#1', 'doc#3', 'Guide']);
+    expect(Object.keys(metadata)).toContain('documentTitle');
     expect(metadata.loc).toEqual({ lines: { from: 7, to: 8 } });
     for (const key of POSITION_KEYS) expect(Object.keys(metadata)).not.toContain(key);
     expect(Object.keys(JSON.parse(JSON.stringify(metadata)))).toEqual(Object.keys(metadata));

@@ -9,7 +9,7 @@ import type { Chunk } from '../../types.js';
 import type { AdapterConfig } from '../shared.js';
 
 /** Keys an LLM is still shown (`MetadataMode.LLM`): where the chunk comes from, not how it was cut. */
-const LLM_KEYS = new Set(['source', 'breadcrumb', 'pageStart', 'pageEnd', 'file_path', 'file_name']);
+const LLM_KEYS = new Set(['source', 'documentTitle', 'breadcrumb', 'pageStart', 'pageEnd', 'file_path', 'file_name']);
 
 /**
  * The node of one chunk. `text` is `embedText` when contextualized, else the exact slice; `parent` (the source
