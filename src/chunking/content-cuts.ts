@@ -6,17 +6,35 @@
  * sentence inserted near the top of a long section moves every later cut of the section, and every chunk after
  * the edit must be embedded again. Here a run ends at the first place past `low` units whose value (the strength
  * of the boundary there, then a hash of the text that follows it) tops the value of every place within `window`
- * units before it. That is a property of the text around the place alone, as long as the run began at least
- * `window` units before it, which `window <= low` ensures: two runs that began at different places end at the
- * same place as soon as they both pass it, and from there on every cut is the same as before the edit.
+ * units before it, the places of the runs before this one included (`before`, `UnitRun.earliest`). That is a
+ * property of the text around the place alone: two runs that began at different places end at the same place as
+ * soon as they both pass it, and from there on every cut is the same as before the edit.
+ *
+ * How soon they do depends on how far apart such places are. A window narrower than the floor (the first form of
+ * this search: both half a run) makes them dense: in a long run of equal boundaries (many small sections under
+ * one heading) about every other place qualified, a run took the first past half its limit, and an edit shifted
+ * which pair of entries went together down to the end of the section. A wide window (`CUT_WINDOW`) over a low
+ * floor (`CUT_LOW`) makes qualifying places seldom closer than the floor, so a run that starts at one ends at the
+ * next, and two runs that differ meet at the first place both reach.
  *
  * When no place qualifies before the run is full, the run ends at the place of highest value past `low` (which
  * still depends on the content more than on the start). Scanning keeps the places of the window in a monotonic
  * queue, so one choice costs time linear in the places scanned.
  */
 
-/** Share of a run's limit below which it is never ended early: runs fill at least this much. */
-export const CUT_LOW = 0.5;
+/**
+ * Share of a run's limit below which it is never ended early: runs fill at least this much. Low enough that a
+ * run can take one small entry or three where a stricter floor forced two (`bench/edits.ts --every`: with 0.5,
+ * a section of small `###` entries was cut in pairs, and an edit shifted the pairing to the section's end).
+ */
+export const CUT_LOW = 0.2;
+
+/**
+ * Share of a run's limit that a place must top the places of, before it, to end the run: wide enough that places
+ * that do are seldom closer than `CUT_LOW`, so a run that starts at one ends at the next (measured with
+ * `bench/edits.ts --every` on the corpus and Node's deprecations.md, 0.5 to 1 of the limit by steps).
+ */
+export const CUT_WINDOW = 0.8;
 
 /** The places a run may end at, read lazily: index 0 is the run's start, `count - 1` the end of the greedy run. */
 export interface CutPlaces {
@@ -33,12 +51,19 @@ export interface CutPlaces {
  * The place a run ends at, chosen by content (see the file comment): an index in `1..count - 1`, or -1 when no
  * eligible place lies at or past `low`.
  */
-export function contentDefinedCut(places: CutPlaces, low: number, window = low): number {
-  // Eligible places within the window before the current one, their values decreasing from the front.
+export function contentDefinedCut(places: CutPlaces, low: number, window = low, before: readonly EarlierPlace[] = []): number {
+  // Eligible places within the window before the current one, their values decreasing from the front. Places
+  // before the run (`before`) are indices -1, -2, … with their own positions and values.
   const queue: number[] = [];
   // Each place's value is read once: the queue compares a place with later ones many times.
   const values: number[] = [];
-  const placeValue = (k: number): number => (values[k] ??= places.value(k));
+  const placeValue = (k: number): number => (k < 0 ? (before[-k - 1] as EarlierPlace).value : (values[k] ??= places.value(k)));
+  const positionOf = (k: number): number => (k < 0 ? (before[-k - 1] as EarlierPlace).position : places.position(k));
+  for (let b = before.length - 1; b >= 0; b--) {
+    const value = (before[b] as EarlierPlace).value;
+    while (queue.length > 0 && placeValue(queue[queue.length - 1] as number) <= value) queue.pop();
+    queue.push(-b - 1);
+  }
   let head = 0;
   let best = -1;
   let bestValue = -Infinity;
@@ -46,7 +71,7 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low):
     const position = places.position(k);
     if (k > 0 && !places.eligible(k)) continue;
     const value = placeValue(k);
-    while (head < queue.length && places.position(queue[head] as number) < position - window) head++;
+    while (head < queue.length && positionOf(queue[head] as number) < position - window) head++;
     if (k > 0 && position >= low) {
       if (head === queue.length || value > placeValue(queue[head] as number)) return k;
       if (value > bestValue) {
@@ -58,6 +83,12 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low):
     queue.push(k);
   }
   return best;
+}
+
+/** A place before a run: its position (negative, units before the run's start) and its value. */
+export interface EarlierPlace {
+  readonly position: number;
+  readonly value: number;
 }
 
 /** A run of units `first..last` that the unit after `last` does not fit, as the packing steps see it. */
@@ -73,10 +104,20 @@ export interface UnitRun {
   valueBefore(k: number): number;
   /** False where the run must not end before unit `k`; by default it may end anywhere. */
   mayEndBefore?(k: number): boolean;
+  /**
+   * The first unit whose place may be looked back at, at or before `first` (default `first`): the places before
+   * units `earliest..first - 1`, of the runs before this one, compete with the run's own places within the window.
+   */
+  readonly earliest?: number;
 }
 
-/** The last unit of `run`, chosen by content (see the file comment); `run.last` when no place past `low` qualifies. */
-export function contentDefinedLast(run: UnitRun, low: number): number {
+/**
+ * The last unit of `run`, whose limit is `limit`, chosen by content (see the file comment): past `CUT_LOW` of the
+ * limit, topping the places within `CUT_WINDOW` of it before; `run.last` when no place qualifies.
+ */
+export function contentDefinedLast(run: UnitRun, limit: number): number {
+  const low = CUT_LOW * limit;
+  const window = CUT_WINDOW * limit;
   const { first, last } = run;
   const positions = [0];
   for (let k = first; k <= last; k++) positions.push((positions[positions.length - 1] as number) + run.added(k));
@@ -89,8 +130,22 @@ export function contentDefinedLast(run: UnitRun, low: number): number {
       eligible: mayEnd === undefined ? () => true : (i) => mayEnd(first + i),
     },
     low,
+    window,
+    earlierPlaces(run, window),
   );
   return cut > 0 ? first + cut - 1 : last;
+}
+
+/** The eligible places before `run.first` within `window` of it, nearest first. */
+function earlierPlaces(run: UnitRun, window: number): EarlierPlace[] {
+  const out: EarlierPlace[] = [];
+  let position = 0;
+  for (let k = run.first - 1; k >= (run.earliest ?? run.first); k--) {
+    position -= run.added(k);
+    if (position < -window) break;
+    if (run.mayEndBefore === undefined || run.mayEndBefore(k)) out.push({ position, value: run.valueBefore(k) });
+  }
+  return out;
 }
 
 /** A place's value from its strength (a small integer, stronger boundaries higher) and its hash. */

@@ -10,7 +10,7 @@ import { sizeUpTo, type Sizer } from '../protocols.js';
 import { holdsBlankLine } from '../unicode/lines.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Budget, CutBudget } from './budget.js';
-import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
+import { contentDefinedLast, placeValue } from './content-cuts.js';
 import { fitKnown, type Grow } from './fit.js';
 import type { LevelSpan } from './levels.js';
 
@@ -126,7 +126,7 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
   const framing = (prefix === '' ? 0 : frame.prefixSize) + frame.suffixSize;
   const bare = prefix === '' && frame.suffix === '';
   const desired = budget.desired - framing;
-  const added = (k: number): number => (k === from ? alone : rules.joined(spans, k));
+  const added = (k: number): number => (k === from ? alone : k === 0 ? rules.alone(spans[0] as LevelSpan) : rules.joined(spans, k));
   const found = fitKnown({
     first: from,
     last,
@@ -139,7 +139,9 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
     },
     single: bare ? alone : undefined,
     grow: ONE_BY_ONE,
-    choose: (first, end) => contentDefinedLast({ first, last: end, added, valueBefore: (k) => placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(text, (spans[k] as LevelSpan).start)) }, CUT_LOW * desired),
+    // The places of the runs before this one compete too: where a run ends then depends on the text alone.
+    choose: (first, end) =>
+      contentDefinedLast({ first, last: end, earliest: 0, added, valueBefore: (k) => placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(text, (spans[k] as LevelSpan).start)) }, desired),
   });
   const end = found.last;
   let fallback = false;

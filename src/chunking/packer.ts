@@ -18,7 +18,7 @@ import type { Block, HeadingContext } from '../types.js';
 import { framedWholeSpan, wholeSpan, type BlockSpan } from './block-spans.js';
 import { cutBudget } from './budget.js';
 import type { ChunkMeasure } from './chunk-measure.js';
-import { contentDefinedLast, CUT_LOW, placeValue } from './content-cuts.js';
+import { contentDefinedLast, CUT_WINDOW, placeValue } from './content-cuts.js';
 import { cutBlock, cutSmaller, type CutContext } from './cut-block.js';
 import { buildDraft, type PackedDraft } from './draft.js';
 import { longestFitting } from './fit.js';
@@ -45,13 +45,21 @@ export interface Packer {
   section: number;
   /** Whitespace at the end of the last block that none of its spans holds, carried into the next block's gap. */
   trailing: string;
+  /**
+   * The last spans emitted in this section, in order, as far back as a cut looks (`RECENT_SPANS`): their places
+   * compete with those of the chunk in the making, so that where it ends depends on the text alone.
+   */
+  recent: BlockSpan[];
 }
+
+/** Most spans emitted that a cut looks back at (they are also dropped once they cover a cut's window). */
+const RECENT_SPANS = 256;
 
 /** A packer in its first state. */
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '' };
+  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [] };
 }
 
 /** Creates the packer core. */
@@ -76,6 +84,7 @@ export function packBlock(packer: Packer, input: Block): void {
   if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
     flush(packer, false);
     packer.section++;
+    packer.recent = [];
   }
   const heading = block.heading as HeadingContext;
   const room = measure.budget(heading).max;
@@ -125,7 +134,7 @@ export function addSpan(packer: Packer, span: BlockSpan): void {
     chunk.push(span);
     return;
   }
-  const keep = mustBreak ? chunk.spans.length : contentDefinedKeep(chunk.spans, span, CUT_LOW * budget.desired, measure);
+  const keep = mustBreak ? chunk.spans.length : contentDefinedKeep(packer.recent, chunk.spans, span, budget.desired, measure);
   if (keep < chunk.spans.length) {
     const kept = chunk.spans.slice(keep);
     emitSpans(packer, chunk.spans.slice(0, keep));
@@ -207,6 +216,19 @@ function build(packer: Packer, spans: readonly BlockSpan[]): PackedDraft {
   return buildDraft(spans, packer.section, packer.measure);
 }
 
+/** The spans a cut may look back at once `spans` are emitted: as many as cover the widest window, in order. */
+function recentSpans(packer: Packer, spans: readonly BlockSpan[]): BlockSpan[] {
+  const all = [...packer.recent, ...spans];
+  const window = CUT_WINDOW * packer.config.maxSize;
+  let from = Math.max(0, all.length - RECENT_SPANS);
+  let covered = 0;
+  for (let k = all.length - 1; k > from; k--) {
+    covered += (all[k] as BlockSpan).size;
+    if (covered > window) from = k;
+  }
+  return from === 0 ? all : all.slice(from);
+}
+
 /** True when a draft measures over the limit without being kept whole on request. */
 function isOver(packer: Packer, draft: PackedDraft): boolean {
   return draft.size > packer.measure.maxSize && !(draft.oversized ?? false);
@@ -219,6 +241,7 @@ function isOver(packer: Packer, draft: PackedDraft): boolean {
  * span after them is cut smaller instead (`emitWithHeadings`), and a single span over is cut smaller.
  */
 export function emitSpans(packer: Packer, spans: readonly BlockSpan[]): void {
+  packer.recent = recentSpans(packer, spans);
   let rest = spans;
   while (rest.length > 0) {
     const whole = build(packer, rest);
@@ -287,23 +310,27 @@ function emitWithHeadings(packer: Packer, rest: readonly BlockSpan[], lead: numb
 
 /**
  * How many of `spans` to keep in the chunk that `next` does not fit, chosen by content (`content-cuts.ts`): the
- * chunk keeps at least `low` of the size unit and ends in no heading. A boundary before a heading is stronger the
+ * chunk keeps at least `CUT_LOW` of `limit` and ends in no heading; the places of the spans emitted before it in
+ * the section (`recent`) compete with its own. A boundary before a heading is stronger the
  * shallower the heading, then one between blocks, then one inside a block. `spans.length` keeps them all.
  */
-function contentDefinedKeep(spans: readonly BlockSpan[], next: BlockSpan, low: number, measure: ChunkMeasure): number {
-  const at = (k: number): BlockSpan => (k === spans.length ? next : (spans[k] as BlockSpan));
+function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockSpan[], next: BlockSpan, limit: number, measure: ChunkMeasure): number {
+  // Indices run over the recent spans, then the chunk's, then `next`.
+  const first = recent.length;
+  const at = (k: number): BlockSpan => (k < first ? (recent[k] as BlockSpan) : k - first === spans.length ? next : (spans[k - first] as BlockSpan));
   const prefix = spans[0]?.prefix ? measure.size((spans[0] as BlockSpan).prefix) : 0;
   const last = contentDefinedLast(
     {
-      first: 0,
-      last: spans.length - 1,
-      added: (k) => (k === 0 ? prefix : measure.gap(at(k).gapBefore)) + at(k).size,
+      first,
+      last: first + spans.length - 1,
+      added: (k) => (k === first ? prefix : k === 0 ? 0 : measure.gap(at(k).gapBefore)) + at(k).size,
       valueBefore: (k) => placeValue(cutStrength(at(k)), textHash(at(k).text)),
-      mayEndBefore: (k) => !at(k - 1).isHeading,
+      mayEndBefore: (k) => k === 0 || !at(k - 1).isHeading,
+      earliest: 0,
     },
-    low,
+    limit,
   );
-  return last + 1;
+  return last + 1 - first;
 }
 
 /** How good a place the start of `span` is for a chunk to start: before a heading, between blocks, inside one. */

@@ -29,9 +29,14 @@ describe('createTextSplitter: level choice', () => {
   });
 
   it('packs small paragraphs together up to the target', () => {
-    const text = 'One.\n\nTwo.\n\nThree.\n\nFour.';
-    const spans = createTextSplitter({ sizer: charSizer }).split(text, 100, 12);
-    expect(slices(text, spans)).toEqual(['One.\n\nTwo.', 'Three.', 'Four.']);
+    // Where a piece ends among places that all fit is chosen by content (content-cuts.ts), not as late as possible.
+    const words = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.', 'Seven.', 'Eight.'];
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `${words[i % 8]}${i}`);
+    const text = paragraphs.join('\n\n');
+    const pieces = slices(text, createTextSplitter({ sizer: charSizer }).split(text, 100, 30));
+    expect(pieces.join('\n\n')).toBe(text);
+    expect(pieces.every((p) => p.length <= 30)).toBe(true);
+    expect(pieces.length).toBeLessThan(paragraphs.length / 1.8);
   });
 
   it('cuts a paragraph that does not fit at sentence ends', () => {
