@@ -3,9 +3,9 @@
  * (`new Document(doc)`) and LlamaIndex takes as `new Document({ text: doc.pageContent, metadata: doc.metadata })`.
  */
 import { invalidOption } from '../config.js';
-import type { Chunk } from '../types.js';
+import type { Chunk, PageBox } from '../types.js';
 
-/** What `toDocuments()` puts in `metadata`: flat values, except `headingPath` and LangChain's `loc`. */
+/** What `toDocuments()` puts in `metadata`: flat values, except `headingPath`, LangChain's `loc` and a PDF's `boxes`. */
 export interface ChunkDocumentMetadata {
   /** The chunk id: the document id and a digest of the embedded content (see `Chunk.id`). */
   readonly id: string;
@@ -31,6 +31,8 @@ export interface ChunkDocumentMetadata {
   readonly breadcrumb: string;
   readonly pageStart?: number;
   readonly pageEnd?: number;
+  /** PDF: where the chunk's text is drawn, one box per line (`Chunk.boxes`), to highlight it. */
+  readonly boxes?: readonly PageBox[];
   readonly hasCode: boolean;
   readonly hasTable: boolean;
   readonly hasList: boolean;
@@ -46,7 +48,7 @@ export interface ChunkDocumentMetadata {
 
 /**
  * Where a document's positions (`index`, `prevId`, `nextId`, `start`, `end`, `startLine`, `endLine`, `loc`,
- * `pageStart`, `pageEnd`) go.
+ * `pageStart`, `pageEnd`, `boxes`) go.
  * `'metadata'`: plain metadata keys, stored and hashed like any other. `'unhashed'`: still readable on `metadata`
  * (`doc.metadata.start`), but as non-enumerable properties, so that `Object.keys`, spreading and `JSON.stringify`
  * leave them out: an index that dedupes by a hash of content and metadata (LangChain's `index()` with a
@@ -62,7 +64,7 @@ export interface ToDocumentOptions {
 }
 
 /** The metadata keys that say where a chunk is rather than what it holds: they change when an edit elsewhere moves it. */
-export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'prevId', 'nextId', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd']);
+export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'prevId', 'nextId', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd', 'boxes']);
 
 /** Turns the position keys of `metadata` into non-enumerable properties, in place. */
 export function hidePositions<T extends object>(metadata: T): T {
@@ -103,6 +105,7 @@ export function toDocument(chunk: Chunk, options: ToDocumentOptions = {}): Chunk
     breadcrumb: chunk.heading.breadcrumb,
     ...(chunk.pageStart !== undefined ? { pageStart: chunk.pageStart } : {}),
     ...(chunk.pageEnd !== undefined ? { pageEnd: chunk.pageEnd } : {}),
+    ...(chunk.boxes !== undefined ? { boxes: chunk.boxes } : {}),
     hasCode: m.hasCode,
     hasTable: m.hasTable,
     hasList: m.hasList,

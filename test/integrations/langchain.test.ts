@@ -69,7 +69,7 @@ describe('chunkstream/langchain', () => {
       expect(d.pageContent.endsWith(text.slice(d.metadata.start, d.metadata.end))).toBe(true);
       expect(d.id).toBe(d.metadata.id);
     }
-    expect(docs.filter((d) => d.metadata.source.endsWith('.pdf')).every((d) => d.metadata.pageStart >= 1)).toBe(true);
+    expect(docs.filter((d) => d.metadata.source.endsWith('.pdf')).every((d) => d.metadata.pageStart >= 1 && d.metadata.boxes.length >= 1)).toBe(true);
     expect(docs.filter((d) => d.metadata.source.endsWith('.txt')).map((d) => d.metadata.headingPath)).toEqual([[]]);
 
     const embeddings = new HashEmbeddings();

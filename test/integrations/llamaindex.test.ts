@@ -93,6 +93,8 @@ describe('chunkstream/llamaindex', () => {
     for (const n of pdf) {
       expect(pdfText.slice(n.startCharIdx, n.endCharIdx)).toBe(n.getText());
       expect(n.metadata.pageStart).toBeGreaterThanOrEqual(1);
+      // Flat metadata: a PDF chunk's boxes stay on the chunk.
+      expect(n.metadata).not.toHaveProperty('boxes');
       expect(n.metadata.file_name).toBe('guide.pdf');
       expect(tokens.size(n.getContent(MetadataMode.EMBED))).toBeLessThanOrEqual(96);
     }

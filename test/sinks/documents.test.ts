@@ -38,7 +38,8 @@ describe('toDocuments', () => {
     expect(code!.metadata).not.toHaveProperty('pageStart');
     // The embed text, breadcrumb included, is what a contextualized chunk should be embedded as.
     expect(page!.pageContent).toBe('Install\n\nPage text');
-    expect(page!.metadata).toMatchObject({ pageStart: 2, pageEnd: 3, loc: { lines: { from: 7, to: 8 } } });
+    expect(page!.metadata).toMatchObject({ pageStart: 2, pageEnd: 3, loc: { lines: { from: 7, to: 8 } }, boxes: sampleChunks()[2]!.boxes });
+    expect(code!.metadata).not.toHaveProperty('boxes');
   });
 
   it('loads into a LangChain Document as is', () => {
@@ -66,6 +67,7 @@ describe('toDocuments', () => {
     expect([metadata.prevId, metadata.nextId, metadata.documentTitle]).toEqual(['doc#1', 'doc#3', 'Guide']);
     expect(Object.keys(metadata)).toContain('documentTitle');
     expect(metadata.loc).toEqual({ lines: { from: 7, to: 8 } });
+    expect(metadata.boxes).toEqual(chunk.boxes);
     for (const key of POSITION_KEYS) expect(Object.keys(metadata)).not.toContain(key);
     expect(Object.keys(JSON.parse(JSON.stringify(metadata)))).toEqual(Object.keys(metadata));
     expect(Object.keys(metadata)).toEqual(expect.arrayContaining(['id', 'documentId', 'breadcrumb', 'hash', 'size']));

@@ -22,6 +22,12 @@ export function sampleChunks(): Chunk[] {
       owner,
       1,
     ),
-    finishChunk({ text: 'Page text', start: 40, end: 49, startLine: 7, endLine: 8, size: 2, pageStart: 2, pageEnd: 3, embedText: 'Install\n\nPage text' }, owner, 2),
+    {
+      ...finishChunk({ text: 'Page text', start: 40, end: 49, startLine: 7, endLine: 8, size: 2, pageStart: 2, pageEnd: 3, embedText: 'Install\n\nPage text' }, owner, 2),
+      boxes: [
+        { page: 2, x: 72, y: 700, width: 30, height: 10 },
+        { page: 3, x: 72, y: 60, width: 20, height: 10 },
+      ],
+    },
   ];
 }

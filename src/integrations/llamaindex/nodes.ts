@@ -11,17 +11,21 @@ import type { AdapterConfig } from '../shared.js';
 /** Keys an LLM is still shown (`MetadataMode.LLM`): where the chunk comes from, not how it was cut. */
 const LLM_KEYS = new Set(['source', 'documentTitle', 'breadcrumb', 'pageStart', 'pageEnd', 'file_path', 'file_name']);
 
+/** Keys of a document's metadata that hold objects, which a node leaves out. */
+const NESTED_KEYS = new Set(['loc', 'headingPath', 'boxes']);
+
 /**
  * The node of one chunk. `text` is `embedText` when contextualized, else the exact slice; `parent` (the source
  * document) gives the SOURCE relationship and metadata placed under chunkstream's.
  */
 export function chunkToNode(chunk: Chunk, config: AdapterConfig, parent?: BaseNode): TextNode {
   const { metadata: flat } = toDocument(chunk, { positions: config.positions });
-  // LlamaIndex stores want flat metadata: `loc` and `headingPath` are objects (the breadcrumb says the same).
-  const { loc, headingPath, ...ours } = flat as unknown as Record<string, unknown>;
+  // LlamaIndex stores want flat metadata: `loc`, `headingPath` and `boxes` are objects (the breadcrumb says the same
+  // as the path; a PDF chunk's boxes stay on the chunk, and its pages and offsets are on the node).
+  const { loc, headingPath, boxes, ...ours } = flat as unknown as Record<string, unknown>;
   const metadata: Metadata = { ...(parent?.metadata ?? {}), ...ours };
   for (const key of Object.getOwnPropertyNames(flat)) {
-    if (key !== 'loc' && key !== 'headingPath' && !Object.prototype.propertyIsEnumerable.call(flat, key)) {
+    if (!NESTED_KEYS.has(key) && !Object.prototype.propertyIsEnumerable.call(flat, key)) {
       Object.defineProperty(metadata, key, Object.getOwnPropertyDescriptor(flat, key) as PropertyDescriptor);
     }
   }
