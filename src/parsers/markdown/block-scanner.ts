@@ -95,6 +95,17 @@ function newBlock(kind: Kind, parent: Block | null, start: number, line: number)
   };
 }
 
+/**
+ * What a line does to a block open before it (`continues`): the block goes on, it ends here, or it goes on and the
+ * line is read to its end (a closing fence). commonmark.js numbers these 0, 1, 2.
+ */
+type LineMatch = 'goes-on' | 'ends' | 'line-read';
+/**
+ * What the line's next characters start (`startBlock`): nothing, a container (a quote, a list item) whose content
+ * may start more blocks on the same line, or a leaf that takes the rest of the line.
+ */
+type BlockStart = 'none' | 'container' | 'leaf';
+
 /** Containers deeper than this leave the batch to micromark (with the nesting cap, only hostile text gets here). */
 const MAX_DEPTH = 40;
 
@@ -341,8 +352,8 @@ class Scanner {
       this.findNextNonspace();
       this.prefixEnd = this.offset;
       const matched = this.continues(container);
-      if (matched === 2) return; // a closing fence: the line is done
-      if (matched === 1) {
+      if (matched === 'line-read') return; // a closing fence
+      if (matched === 'ends') {
         this.containersMatched = !isContainer(container);
         container = container.parent as Block;
         break;
@@ -367,12 +378,12 @@ class Scanner {
         break;
       }
       const started = this.startBlock(container);
-      if (started === 0) {
+      if (started === 'none') {
         this.advanceNextNonspace();
         break;
       }
       container = this.tip;
-      if (started === 2) matchedLeaf = true;
+      if (started === 'leaf') matchedLeaf = true;
       if (++depth > MAX_DEPTH) throw new Unsupported('deep nesting');
     }
 
@@ -395,17 +406,17 @@ class Scanner {
     }
   }
 
-  /** Whether `block` goes on on this line: 0 yes, 1 no, 2 yes and the line is done (a closing fence). */
-  private continues(block: Block): 0 | 1 | 2 {
+  /** Whether `block` goes on on this line (see `LineMatch`). */
+  private continues(block: Block): LineMatch {
     switch (block.kind) {
       case 'blockquote':
-        if (this.indented || this.peek(this.nextNonspace) !== GREATER) return 1;
+        if (this.indented || this.peek(this.nextNonspace) !== GREATER) return 'ends';
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         this.quoteLineEnds(block);
         if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
         block.quotePrefixEnd = this.offset;
-        return 0;
+        return 'goes-on';
       case 'listItem':
         if (this.blank) {
           // An item with nothing in it yet ends at the first line after blank ones that is not blank: micromark
@@ -414,54 +425,54 @@ class Scanner {
           // micromark takes no more of a blank line than the item's indent: the rest is the line's own (blank
           // lines of indented code, of an HTML block).
           this.advanceOffset(Math.min(this.indent, block.contentIndent), true);
-          return 0;
+          return 'goes-on';
         }
-        if (block.furtherBlank) return 1;
+        if (block.furtherBlank) return 'ends';
         if (this.indent >= block.contentIndent) {
           this.advanceOffset(block.contentIndent, true);
-          return 0;
+          return 'goes-on';
         }
-        return 1;
+        return 'ends';
       case 'code':
         if (block.fenceLength > 0) {
           if (this.isClosingFence(block)) {
             block.end = this.lineEnd;
             block.endLine = this.lineNo;
             this.finalize(block);
-            return 2;
+            return 'line-read';
           }
           let skip = block.fenceOffset;
           while (skip > 0 && SPACE_OR_TAB(this.peek(this.offset))) {
             this.advanceOffset(1, true);
             skip--;
           }
-          return 0;
+          return 'goes-on';
         }
-        if (block.oneLine) return 1;
+        if (block.oneLine) return 'ends';
         if (this.indent >= CODE_INDENT) {
           // A line indented enough is code, blank or not.
           this.advanceOffset(CODE_INDENT, true);
           block.lastTextEnd = this.lineEnd;
           block.lastTextLine = this.lineNo;
-          return 0;
+          return 'goes-on';
         }
         if (this.blank) {
           this.advanceNextNonspace();
-          return 0;
+          return 'goes-on';
         }
-        return 1;
+        return 'ends';
       case 'html':
-        return this.blank && (block.htmlType === 6 || block.htmlType === 7) ? 1 : 0;
+        return this.blank && (block.htmlType === 6 || block.htmlType === 7) ? 'ends' : 'goes-on';
       case 'paragraph':
       case 'table':
-        return this.blank ? 1 : 0;
+        return this.blank ? 'ends' : 'goes-on';
       case 'list':
         // Over a blank line of an enclosing quote, a list reaches the quote's marker (micromark exits the list
         // after the prefixes of the last line it spanned).
         if (this.blank) this.listOverQuoteLine(block);
-        return 0;
+        return 'goes-on';
       default:
-        return 1; // headings and thematic breaks hold one line
+        return 'ends'; // headings and thematic breaks hold one line
     }
   }
 
@@ -476,7 +487,8 @@ class Scanner {
   }
 
   /** Tries the block starts at the line's first non-space: 0 none, 1 a container, 2 a leaf. */
-  private startBlock(container: Block): 0 | 1 | 2 {
+  /** Starts the block the line's next characters open under `container`, if any (see `BlockStart`). */
+  private startBlock(container: Block): BlockStart {
     const text = this.text;
     const at = this.nextNonspace;
     const c = this.peek(at);
@@ -488,7 +500,7 @@ class Scanner {
         if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
         this.closeUnmatched(true);
         this.quoteLineEnds(this.addChild('blockquote', container, at));
-        return 1;
+        return 'container';
       }
       const rest = text.slice(at, this.lineEnd);
       // ATX heading.
@@ -538,7 +550,7 @@ class Scanner {
           this.closeUnmatched();
           const html = this.addChild('html', container, this.offset);
           html.htmlType = type;
-          return 2;
+          return 'leaf';
         }
       }
       // Setext heading underline.
@@ -559,7 +571,7 @@ class Scanner {
     }
     // List item.
     if ((!this.indented || container.kind === 'list') && !this.noContainers && (c === STAR || c === PLUS || c === DASH || isDigit(c))) {
-      if (this.startListItem(container)) return 1;
+      if (this.startListItem(container)) return 'container';
     }
     // Indented code.
     if (this.indented && this.tip.kind !== 'paragraph' && !this.blank) {
@@ -573,9 +585,9 @@ class Scanner {
       // Opened on a line that ends a container, indented code is one line long: micromark reads it in the flow
       // it is closing, and the next line starts afresh (and interrupts nothing).
       code.oneLine = this.closedContainer;
-      return 2;
+      return 'leaf';
     }
-    return 0;
+    return 'none';
   }
 
   /**
@@ -612,11 +624,11 @@ class Scanner {
   }
 
   /** A leaf of one line (or whose first line is all of it so far) ends at the line's end; the line is read. */
-  private endLeafHere(block: Block): 2 {
+  private endLeafHere(block: Block): 'leaf' {
     block.end = this.lineEnd;
     block.endLine = this.lineNo;
     this.offset = this.lineEnd;
-    return 2;
+    return 'leaf';
   }
 
   /** The HTML block condition the line starts, 0 when none (or when it cannot interrupt what is open). */
