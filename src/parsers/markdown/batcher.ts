@@ -116,210 +116,248 @@ interface CandidateChain {
 /** Batches ahead the places to cut at are kept by default: with the default sizes, a batch reaches 4 ahead. */
 const LOOKAHEAD_BATCHES = 8;
 
+/**
+ * What a batcher holds between writes: the text not yet in a batch, where the scan of its lines stands, and the
+ * places to cut at found so far. One object, so that each step below is a function of it that a test can call.
+ */
+interface Batcher {
+  readonly batchSize: number;
+  readonly maxBatchSize: number;
+  readonly strict: boolean;
+  readonly lookaheadBatches: number;
+  buffer: string;
+  /** Document offset of `buffer[0]`. */
+  base: number;
+  /** Line number of `buffer[0]`. */
+  baseLine: number;
+  /** Buffer index of the first line not yet scanned. */
+  scan: number;
+  /** Buffer index up to which the unfinished line at `scan` is known to hold no line feed. */
+  searched: number;
+  /** What the lines scanned so far leave open. */
+  state: ScanState;
+  /** How the next batch continues the one being filled, decided by the last forced cut. */
+  pending: BatchContinuation | undefined;
+  /** The best places to cut at seen since `batchSize` (level 0), should the bound be reached without a safe cut. */
+  chain: CandidateChain;
+  /** Byte length of the text before `buffer`, for error messages. */
+  bytesBefore: number;
+}
+
 /** Creates a batcher: `write(text)` returns the batches that are complete. */
 export function createMarkdownBatcher(options: BatcherOptions) {
   const { batchSize, strict = false, lookaheadBatches = LOOKAHEAD_BATCHES } = options;
-  const maxBatchSize = Math.max(options.maxBatchSize, batchSize);
-  let buffer = '';
-  /** Document offset of `buffer[0]`. */
-  let base = 0;
-  /** Line number of `buffer[0]`. */
-  let baseLine = 1;
-  /** Buffer index of the first line not yet scanned. */
-  let scan = 0;
-  /** Buffer index up to which the unfinished line at `scan` is known to hold no line feed. */
-  let searched = 0;
-  let state = initialState();
-  /** How the next batch continues the one being filled, decided by the last forced cut. */
-  let pending: BatchContinuation | undefined;
-  /** The best places to cut at seen since `batchSize` (level 0), should the bound be reached without a safe cut. */
-  let chain: CandidateChain = { levels: [], overflow: false };
-  /** Byte length of the text before `buffer`, for error messages. */
-  let bytesBefore = 0;
-
-  function take(end: number, next: BatchContinuation | undefined): MarkdownBatch {
-    const text = buffer.slice(0, end);
-    const batch: MarkdownBatch = {
-      text,
-      offset: base,
-      line: baseLine,
-      ...(pending !== undefined ? { continues: pending } : {}),
-      ...(next !== undefined ? { continued: true } : {}),
-      ...(strict ? { strict: true } : {}),
-    };
-    pending = next;
-    base += end;
-    baseLine += countLineEndings(text);
-    bytesBefore += Buffer.byteLength(text);
-    buffer = buffer.slice(end);
-    scan = Math.max(0, scan - end);
-    searched = Math.max(0, searched - end);
-    chain = { levels: [], overflow: false };
-    return batch;
-  }
-
-  /** Cuts at the best candidate, or inside the line at `lineStart` when there is none. */
-  function forceCut(lineStart: number): MarkdownBatch {
-    const { levels, overflow } = chain;
-    const best = levels[0];
-    if (best === undefined) return cutInsideLine(lineStart);
-    const { at, continues, state: before } = best;
-    if (overflow || lookaheadBatches === 0) {
-      state = before;
-      const batch = take(at, continues);
-      // The lines after the cut are scanned again, from the state the cut was made in.
-      scan = 0;
-      searched = 0;
-      return batch;
-    }
-    // The scan goes on where it was, in the state it was in: the levels after the first are what scanning the
-    // lines after the cut again would keep, and no line there allows a safe cut (the scan would have cut there).
-    const batch = take(at, continues);
-    chain = { levels: levels.slice(1).map((c) => ({ ...c, at: c.at - at })), overflow: false };
-    return batch;
-  }
-
-  /** Cuts the long line at `lineStart` after a whitespace run past `batchSize`, else between grapheme clusters. */
-  function cutInsideLine(lineStart: number): MarkdownBatch {
-    if (strict) {
-      const byteOffset = bytesBefore + Buffer.byteLength(buffer.slice(0, lineStart));
-      throw new ChunkError(
-        'ERR_BUFFER_OVERFLOW',
-        `A line longer than maxBatchSize (${maxBatchSize}) starts at byte offset ${byteOffset}; raise maxBatchSize, or leave strict off to have long lines cut`,
-        { byteOffset, offset: base + lineStart, line: baseLine + countLineEndings(buffer, 0, lineStart) },
-      );
-    }
-    const from = Math.max(batchSize, lineStart + 1);
-    // After the first whitespace run past `from` that is marked (see `isMarked`), else after the first one.
-    let at = -1;
-    for (let i = from; i < maxBatchSize; i++) {
-      if (!isSpaceCode(buffer.charCodeAt(i))) continue;
-      let end = i + 1;
-      while (end < maxBatchSize && isSpaceCode(buffer.charCodeAt(end))) end++;
-      // After the run, unless a combining mark holds its last space and the next character together.
-      if (end < maxBatchSize && buffer.charCodeAt(end) >= 0x300) end = boundaryAtOrAfter(buffer, end, graphemes());
-      if (end >= maxBatchSize) break;
-      if (at === -1) at = end;
-      if (isMarked(buffer, end, maxBatchSize)) {
-        at = end;
-        break;
-      }
-      i = end - 1;
-    }
-    if (at === -1) at = clusterBoundary(from);
-    // A letter with no line break in front: what follows continues a paragraph, whatever it starts with.
-    const continues: BatchContinuation = insideConstruct(state, 'inline') ?? { cut: 'inline', prelude: 'x' };
-    // The rest of the line is scanned again as the first line of the next batch, in the same state.
-    const batch = take(at, continues);
-    scan = 0;
-    return batch;
-  }
-
-  /** The first grapheme-cluster boundary at or after `from` (a code point boundary if a cluster outruns the bound). */
-  function clusterBoundary(from: number): number {
-    const at = boundaryAtOrAfter(buffer, from, graphemes());
-    if (at < maxBatchSize) return at;
-    return isLowSurrogate(buffer.charCodeAt(from)) ? from + 1 : from;
-  }
-
-  /** Scans complete lines; returns batches cut along the way. */
-  function scanLines(final: boolean): MarkdownBatch[] {
-    const out: MarkdownBatch[] = [];
-    for (;;) {
-      const nl = lineFeedFrom(Math.max(scan, searched));
-      if (nl === -1 && !final) {
-        searched = Math.min(buffer.length, maxBatchSize + 1);
-        // An unfinished line that already passes the bound is cut before or inside, once the text the choice reads is here.
-        if (buffer.length < maxBatchSize + LOOKAHEAD) break;
-        considerLine(scan, buffer.length);
-        out.push(forceCut(scan));
-        continue;
-      }
-      const lineEnd = nl === -1 ? buffer.length : nl + 1;
-      if (lineEnd === scan) break;
-      const lineStart = scan;
-      const blank = isBlankLine(buffer, lineStart, lineEnd);
-      if (!blank && state.previousBlank && state.blankAllowsCut && lineStart >= batchSize && startsFreshBlock(buffer, lineStart)) {
-        out.push(take(lineStart, undefined));
-        // The line is scanned again as the first line of the new buffer.
-        continue;
-      }
-      if (lineEnd > maxBatchSize) {
-        // This line would carry the batch past its bound.
-        if (!final && buffer.length < maxBatchSize + LOOKAHEAD) break;
-        considerLine(lineStart, lineEnd);
-        out.push(forceCut(lineStart));
-        continue;
-      }
-      considerLine(lineStart, lineEnd);
-      advance(state, buffer, base, lineStart, lineEnd, blank);
-      scan = lineEnd;
-      searched = scan;
-      if (nl === -1) break;
-    }
-    return out;
-  }
-
-  /** Records the start of the line `[start, end)` as a place to cut at, when it is one and past `batchSize`. */
-  function considerLine(start: number, end: number): void {
-    if (start === 0 || start < batchSize) return;
-    const candidate = classify(state, buffer, start, end);
-    if (candidate !== null) consider(start, end, candidate);
-  }
-
-  /**
-   * Keeps `candidate` at `at` (its line ending at `end`) at the first level of the chain where it ranks better
-   * than the best so far: a lower rank, or the same rank and marked when the best is not (the earliest wins among
-   * equals). The levels after it are emptied: their places must be `batchSize` past it.
-   */
-  function consider(at: number, end: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
-    const { levels } = chain;
-    const mark = { known: false, marked: false };
-    for (let k = 0; k <= levels.length; k++) {
-      if (k > 0 && at < (levels[k - 1] as Candidate).at + batchSize) return;
-      if (k > lookaheadBatches) {
-        chain.overflow = true;
-        return;
-      }
-      const best = levels[k];
-      if (best !== undefined && best.rank < candidate.rank) continue;
-      if (best !== undefined && best.rank === candidate.rank && best.marked) continue;
-      if (!mark.known) {
-        mark.marked = isMarked(buffer, at, end);
-        mark.known = true;
-      }
-      if (best !== undefined && best.rank === candidate.rank && !mark.marked) continue;
-      levels.length = k;
-      levels.push({ at, rank: candidate.rank, marked: mark.marked, continues: candidate.continues, state: { ...state } });
-      chain.overflow = false;
-      return;
-    }
-  }
-
-  /** Index of the next line feed at or after `from`, looking no further than just past the bound. */
-  function lineFeedFrom(from: number): number {
-    const limit = maxBatchSize + 1;
-    if (buffer.length <= limit) return buffer.indexOf('\n', from);
-    if (from >= limit) return -1;
-    const at = buffer.slice(from, limit).indexOf('\n');
-    return at === -1 ? -1 : from + at;
-  }
-
+  const b: Batcher = {
+    batchSize,
+    maxBatchSize: Math.max(options.maxBatchSize, batchSize),
+    strict,
+    lookaheadBatches,
+    buffer: '',
+    base: 0,
+    baseLine: 1,
+    scan: 0,
+    searched: 0,
+    state: initialState(),
+    pending: undefined,
+    chain: { levels: [], overflow: false },
+    bytesBefore: 0,
+  };
   return {
     /** Adds decoded text; returns the batches that are complete. */
     write(text: string): MarkdownBatch[] {
       if (text.length === 0) return [];
-      buffer += text;
-      return scanLines(false);
+      b.buffer += text;
+      return scanLines(b, false);
     },
     /** Returns the last batches. */
     end(): MarkdownBatch[] {
-      const out = scanLines(true);
-      if (buffer.length > 0) out.push(take(buffer.length, undefined));
+      const out = scanLines(b, true);
+      if (b.buffer.length > 0) out.push(take(b, b.buffer.length, undefined));
       return out;
     },
   };
 }
+
+/** The batch of the buffer's first `end` characters; `next` says how the batch after it continues it. */
+function take(b: Batcher, end: number, next: BatchContinuation | undefined): MarkdownBatch {
+  const text = b.buffer.slice(0, end);
+  const batch: MarkdownBatch = {
+    text,
+    offset: b.base,
+    line: b.baseLine,
+    ...(b.pending !== undefined ? { continues: b.pending } : {}),
+    ...(next !== undefined ? { continued: true } : {}),
+    ...(b.strict ? { strict: true } : {}),
+  };
+  b.pending = next;
+  b.base += end;
+  b.baseLine += countLineEndings(text);
+  b.bytesBefore += Buffer.byteLength(text);
+  b.buffer = b.buffer.slice(end);
+  b.scan = Math.max(0, b.scan - end);
+  b.searched = Math.max(0, b.searched - end);
+  b.chain = { levels: [], overflow: false };
+  return batch;
+}
+
+/** Cuts at the best candidate, or inside the line at `lineStart` when there is none. */
+function forceCut(b: Batcher, lineStart: number): MarkdownBatch {
+  const { levels, overflow } = b.chain;
+  const best = levels[0];
+  if (best === undefined) return cutInsideLine(b, lineStart);
+  const { at, continues, state: before } = best;
+  if (overflow || b.lookaheadBatches === 0) {
+    b.state = before;
+    const batch = take(b, at, continues);
+    // The lines after the cut are scanned again, from the state the cut was made in.
+    b.scan = 0;
+    b.searched = 0;
+    return batch;
+  }
+  // The scan goes on where it was, in the state it was in: the levels after the first are what scanning the
+  // lines after the cut again would keep, and no line there allows a safe cut (the scan would have cut there).
+  const batch = take(b, at, continues);
+  b.chain = { levels: levels.slice(1).map((c) => ({ ...c, at: c.at - at })), overflow: false };
+  return batch;
+}
+
+/** Cuts the long line at `lineStart` after a whitespace run past `batchSize`, else between grapheme clusters. */
+function cutInsideLine(b: Batcher, lineStart: number): MarkdownBatch {
+  const { buffer, maxBatchSize } = b;
+  if (b.strict) {
+    const byteOffset = b.bytesBefore + Buffer.byteLength(buffer.slice(0, lineStart));
+    throw new ChunkError(
+      'ERR_BUFFER_OVERFLOW',
+      `A line longer than maxBatchSize (${maxBatchSize}) starts at byte offset ${byteOffset}; raise maxBatchSize, or leave strict off to have long lines cut`,
+      { byteOffset, offset: b.base + lineStart, line: b.baseLine + countLineEndings(buffer, 0, lineStart) },
+    );
+  }
+  const from = Math.max(b.batchSize, lineStart + 1);
+  const found = markedSpaceRunEnd(buffer, from, maxBatchSize);
+  const at = found === -1 ? clusterBoundary(buffer, from, maxBatchSize) : found;
+  // A letter with no line break in front: what follows continues a paragraph, whatever it starts with.
+  const continues: BatchContinuation = insideConstruct(b.state, 'inline') ?? { cut: 'inline', prelude: 'x' };
+  // The rest of the line is scanned again as the first line of the next batch, in the same state.
+  const batch = take(b, at, continues);
+  b.scan = 0;
+  return batch;
+}
+
+/**
+ * Where the first whitespace run in `[from, bound)` that is marked (see `isMarked`) ends, else where the first one
+ * does; -1 when none ends before `bound`.
+ */
+function markedSpaceRunEnd(buffer: string, from: number, bound: number): number {
+  let at = -1;
+  for (let i = from; i < bound; i++) {
+    if (!isSpaceCode(buffer.charCodeAt(i))) continue;
+    let end = i + 1;
+    while (end < bound && isSpaceCode(buffer.charCodeAt(end))) end++;
+    // After the run, unless a combining mark holds its last space and the next character together.
+    if (end < bound && buffer.charCodeAt(end) >= FIRST_COMBINING_MARK) end = boundaryAtOrAfter(buffer, end, graphemes());
+    if (end >= bound) break;
+    if (at === -1) at = end;
+    if (isMarked(buffer, end, bound)) return end;
+    i = end - 1;
+  }
+  return at;
+}
+
+/** The first grapheme-cluster boundary at or after `from` (a code point boundary if a cluster outruns the bound). */
+function clusterBoundary(buffer: string, from: number, bound: number): number {
+  const at = boundaryAtOrAfter(buffer, from, graphemes());
+  if (at < bound) return at;
+  return isLowSurrogate(buffer.charCodeAt(from)) ? from + 1 : from;
+}
+
+/** Scans complete lines; returns batches cut along the way. */
+function scanLines(b: Batcher, final: boolean): MarkdownBatch[] {
+  const out: MarkdownBatch[] = [];
+  for (;;) {
+    const { buffer, maxBatchSize } = b;
+    const nl = lineFeedFrom(b, Math.max(b.scan, b.searched));
+    if (nl === -1 && !final) {
+      b.searched = Math.min(buffer.length, maxBatchSize + 1);
+      // An unfinished line that already passes the bound is cut before or inside, once the text the choice reads is here.
+      if (buffer.length < maxBatchSize + LOOKAHEAD) break;
+      considerLine(b, b.scan, buffer.length);
+      out.push(forceCut(b, b.scan));
+      continue;
+    }
+    const lineEnd = nl === -1 ? buffer.length : nl + 1;
+    if (lineEnd === b.scan) break;
+    const lineStart = b.scan;
+    const blank = isBlankLine(buffer, lineStart, lineEnd);
+    if (!blank && b.state.previousBlank && b.state.blankAllowsCut && lineStart >= b.batchSize && startsFreshBlock(buffer, lineStart)) {
+      out.push(take(b, lineStart, undefined));
+      // The line is scanned again as the first line of the new buffer.
+      continue;
+    }
+    if (lineEnd > maxBatchSize) {
+      // This line would carry the batch past its bound.
+      if (!final && buffer.length < maxBatchSize + LOOKAHEAD) break;
+      considerLine(b, lineStart, lineEnd);
+      out.push(forceCut(b, lineStart));
+      continue;
+    }
+    considerLine(b, lineStart, lineEnd);
+    advance(b.state, buffer, b.base, lineStart, lineEnd, blank);
+    b.scan = lineEnd;
+    b.searched = lineEnd;
+    if (nl === -1) break;
+  }
+  return out;
+}
+
+/** Records the start of the line `[start, end)` as a place to cut at, when it is one and past `batchSize`. */
+function considerLine(b: Batcher, start: number, end: number): void {
+  if (start === 0 || start < b.batchSize) return;
+  const candidate = classify(b.state, b.buffer, start, end);
+  if (candidate !== null) consider(b, start, end, candidate);
+}
+
+/**
+ * Keeps `candidate` at `at` (its line ending at `end`) at the first level of the chain where it ranks better
+ * than the best so far: a lower rank, or the same rank and marked when the best is not (the earliest wins among
+ * equals). The levels after it are emptied: their places must be `batchSize` past it.
+ */
+function consider(b: Batcher, at: number, end: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
+  const { chain } = b;
+  const { levels } = chain;
+  const mark = { known: false, marked: false };
+  for (let k = 0; k <= levels.length; k++) {
+    if (k > 0 && at < (levels[k - 1] as Candidate).at + b.batchSize) return;
+    if (k > b.lookaheadBatches) {
+      chain.overflow = true;
+      return;
+    }
+    const best = levels[k];
+    if (best !== undefined && best.rank < candidate.rank) continue;
+    if (best !== undefined && best.rank === candidate.rank && best.marked) continue;
+    if (!mark.known) {
+      mark.marked = isMarked(b.buffer, at, end);
+      mark.known = true;
+    }
+    if (best !== undefined && best.rank === candidate.rank && !mark.marked) continue;
+    levels.length = k;
+    levels.push({ at, rank: candidate.rank, marked: mark.marked, continues: candidate.continues, state: { ...b.state } });
+    chain.overflow = false;
+    return;
+  }
+}
+
+/** Index of the next line feed at or after `from`, looking no further than just past the bound. */
+function lineFeedFrom(b: Batcher, from: number): number {
+  const { buffer } = b;
+  const bound = b.maxBatchSize + 1;
+  if (buffer.length <= bound) return buffer.indexOf('\n', from);
+  if (from >= bound) return -1;
+  const at = buffer.slice(from, bound).indexOf('\n');
+  return at === -1 ? -1 : from + at;
+}
+
+/** U+0300, the first combining mark: a character from here on may join the one before it into one cluster. */
+const FIRST_COMBINING_MARK = 0x300;
 
 /** The grapheme segmenter, taken on first use (most documents never need one here). */
 function graphemes(): Intl.Segmenter {
