@@ -8,6 +8,7 @@
  *   npx tsx bench/edits.ts --inputs corpus,nodedocs # Node's API docs too (long sections)
  *   npx tsx bench/edits.ts --every --inputs /usr/share/doc/nodejs/api/deprecations.md --no-langchain
  *                                                   # every paragraph start of one document (a file or a folder)
+ *   npx tsx bench/edits.ts --every --parents ...     # and how many parents (`parents: true`) each edit changes
  *
  * For each corpus Markdown document with a prose paragraph, `--edits` (20) single-paragraph edits are drawn with a
  * seeded generator (insert a sentence, delete a sentence, change a word; `support/edits.mjs`), the same for every
@@ -41,6 +42,8 @@ interface EditFigures {
   p90: number;
   p99: number;
   worst: number;
+  /** With `--parents`: parents whose id is new, per edit. */
+  parents?: { mean: number; p90: number; worst: number };
   over6: number;
   unchanged: number;
   idChanged: number | null;
@@ -52,6 +55,7 @@ const { values } = parseArgs({
     dist: { type: 'string', multiple: true },
     edits: { type: 'string', default: '20' },
     every: { type: 'boolean', default: false },
+    parents: { type: 'boolean', default: false },
     sizes: { type: 'string', default: '256,512' },
     inputs: { type: 'string', default: 'corpus' },
     'no-langchain': { type: 'boolean', default: false },
@@ -68,7 +72,8 @@ if (values.dist === undefined) buildDist(ROOT);
 
 function measure(contender: string, input: string, size: number, dist?: string): EditFigures | { error: string } {
   const args = [CHILD, contender, input, String(size), values.every ? 'every' : values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const env = values.parents ? { ...process.env, EDITS_PARENTS: '1' } : process.env;
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
   return JSON.parse(line) as EditFigures;
@@ -100,7 +105,7 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
     const m = measure(c.contender, input, size, c.dist);
     const seconds = ((performance.now() - t0) / 1000).toFixed(0);
     if ('error' in m) {
-      rows.push([c.label, `failed: ${m.error}`, '', '', '', '', '', '', '', '']);
+      rows.push([c.label, `failed: ${m.error}`, '', '', '', '', '', '', '', '', '']);
       continue;
     }
     const idShare = m.idChanged === null ? '– (no ids)' : `${((100 * m.idChanged) / Math.max(1, m.unchanged)).toFixed(1)}% (${m.idChanged} of ${m.unchanged})`;
@@ -112,6 +117,7 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
       m.p99,
       m.worst,
       m.over6,
+      m.parents === undefined ? '–' : `${m.parents.mean.toFixed(2)} / ${m.parents.p90} / ${m.parents.worst}`,
       idShare,
       `${m.quality.inside} / ${m.quality.excerpts}`,
       m.quality.precisionOmega.toFixed(4),
@@ -121,9 +127,9 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
   sections.push(
     `### ${inputLabel(input)}, ${size} tokens\n\n` +
       markdownTable(
-        ['contender', 'documents / edits', 're-embedded per edit: mean', 'p90', 'p99', 'worst', 'edits above 6', 'unchanged chunks with a new id', 'quality: excerpts in one chunk', 'Precision Ω'],
+        ['contender', 'documents / edits', 're-embedded per edit: mean', 'p90', 'p99', 'worst', 'edits above 6', 'parents changed: mean / p90 / worst', 'unchanged chunks with a new id', 'quality: excerpts in one chunk', 'Precision Ω'],
         rows,
-        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
       ),
   );
 }

@@ -122,6 +122,13 @@ export interface ChunkOptions {
    */
   contextualize?: boolean | ContextualizeOptions;
   /**
+   * Parents (off by default): every chunk gets the id of its heading section at `levels` (default `splitLevels`,
+   * of which they must be some), cut into windows of whole chunks past `maxSize` (default four times the chunk's
+   * `maxSize`); `true` takes both defaults. The parents come with the chunks (`result.parents`, the `'parent'`
+   * event of `chunk()`). Semantic strategy only.
+   */
+  parents?: boolean | ParentsOptions;
+  /**
    * Id of the document: chunk ids are `${documentId}#${digest of the embedded content}`. Without one, a chunk's id
    * is its digest alone (`#3f9a…`) and `documentId` is `''`: see `NO_DOCUMENT_ID`.
    */
@@ -138,6 +145,14 @@ export interface ChunkOptions {
   overlapTurns?: number;
   /** Aborting ends the stream with an `AbortError`. */
   signal?: AbortSignal;
+}
+
+/** The sections that become parents, and how large a parent may be. */
+export interface ParentsOptions {
+  /** Heading depths whose sections are parents; default `splitLevels`. Each must be one of `splitLevels`. */
+  levels?: number[];
+  /** Largest parent in the unit; a longer section is cut into windows of whole chunks. Default 4 × `maxSize`. */
+  maxSize?: number;
 }
 
 /** What `contextualize` puts before a chunk's text, besides the heading breadcrumb. */
@@ -166,6 +181,8 @@ export interface ChunkConfig {
   readonly preserveCode: boolean;
   /** `true` for the breadcrumb, `{ title: true }` for the title and the breadcrumb, `false` for neither. */
   readonly contextualize: boolean | Readonly<{ title: true }>;
+  /** The sections that become parents, or `undefined` without parents. */
+  readonly parents: Readonly<{ levels: readonly number[]; maxSize: number }> | undefined;
   readonly documentId: string;
   readonly origin: string | undefined;
   readonly fixedSize: number | undefined;
@@ -254,6 +271,26 @@ function contextualizeOption(value: unknown): boolean | Readonly<{ title: true }
   checkKnownKeys(value, ['title'], 'contextualize.');
   const title = bool('contextualize.title', (value as ContextualizeOptions).title, false);
   return title ? Object.freeze({ title: true as const }) : true;
+}
+
+/** `parents`: off, `true` for the defaults, or `{ levels, maxSize }` checked against the chunking settings. */
+function parentsOption(value: unknown, chunking: { splitLevels: readonly number[]; maxSize: number; strategy: StrategyName }): Readonly<{ levels: readonly number[]; maxSize: number }> | undefined {
+  if (value === undefined || value === false) return undefined;
+  const o = value === true ? {} : value;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw invalidOption('parents', 'must be a boolean or an object such as { levels: [1, 2], maxSize: 2048 }', value);
+  checkKnownKeys(o, ['levels', 'maxSize'], 'parents.');
+  if (chunking.strategy !== 'semantic') throw invalidOption('parents', `needs the semantic strategy, whose chunks never cross a section (strategy is '${chunking.strategy}')`, value);
+  const p = o as ParentsOptions;
+  let levels = [...chunking.splitLevels];
+  if (p.levels !== undefined) {
+    const given = p.levels as unknown;
+    if (!Array.isArray(given) || given.length === 0 || given.some((l) => !chunking.splitLevels.includes(l as number))) {
+      throw invalidOption('parents.levels', `must be a non-empty array of heading depths among splitLevels (${chunking.splitLevels.join(', ')}), whose sections no chunk crosses`, given);
+    }
+    levels = [...new Set(given as number[])].sort((a, b) => a - b);
+  }
+  const maxSize = integer('parents.maxSize', p.maxSize, 4 * chunking.maxSize, chunking.maxSize);
+  return Object.freeze({ levels: Object.freeze(levels), maxSize });
 }
 
 /** True when `contextualize` puts the document's title before the breadcrumb. */
@@ -435,6 +472,7 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
     tableSplit: oneOf('tableSplit', o.tableSplit, ['rows'] as const, 'rows'),
     preserveCode: bool('preserveCode', o.preserveCode, false),
     contextualize: contextualizeOption(o.contextualize),
+    parents: parentsOption(o.parents, { splitLevels, maxSize, strategy }),
     documentId: o.documentId ?? NO_DOCUMENT_ID,
     origin: o.origin,
     fixedSize,

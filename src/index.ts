@@ -7,7 +7,7 @@ export type * from './types.js';
 export type { Sizer, SizerLike, TextSplitterLike, ChunkOptimizerLike, Chunker } from './protocols.js';
 export type { ChunkErrorCode, ChunkErrorContext } from './errors.js';
 export { ChunkError, isChunkError } from './errors.js';
-export type { ParseOptions, ChunkOptions, ChunkConfig, InputFormat, SizeUnit, TokenEncoding, TokenizerOption, TokenizerSource, HuggingFaceTokenizerJson, HuggingFaceTokenizerLike, StrategyName } from './config.js';
+export type { ParseOptions, ChunkOptions, ChunkConfig, ContextualizeOptions, ParentsOptions, InputFormat, SizeUnit, TokenEncoding, TokenizerOption, TokenizerSource, HuggingFaceTokenizerJson, HuggingFaceTokenizerLike, StrategyName } from './config.js';
 
 // Parsing: bytes or text → blocks.
 export { parse, detectFormat } from './stream/parse.js';
@@ -28,6 +28,7 @@ export { chunkText, chunkFile, chunkBlocks } from './api/chunk.js';
 export type { ChunkFilesOptions, ChunkFileOutcome, ChunkFileSuccess, ChunkFileFailure } from './api/files.js';
 export { chunkFiles } from './api/files.js';
 export type { ChunkDeps } from './chunking/chunker.js';
+export type { ParentRecord } from './chunking/parents.js';
 export { contextualize } from './chunking/embed-text.js';
 
 // The chunker and its parts, configured once and reused.
@@ -58,8 +59,8 @@ export type { ToJsonlOptions } from './sinks/to-jsonl.js';
 export { toJsonl } from './sinks/to-jsonl.js';
 export type { CollectOptions } from './sinks/collect.js';
 export { collect } from './sinks/collect.js';
-export type { ChunkDocument, ChunkDocumentMetadata, PositionMode, ToDocumentOptions } from './sinks/documents.js';
-export { toDocument, toDocuments } from './sinks/documents.js';
+export type { ChunkDocument, ChunkDocumentMetadata, PositionMode, ToDocumentOptions, ParentDocument } from './sinks/documents.js';
+export { toDocument, toDocuments, toParentDocuments } from './sinks/documents.js';
 export type { ChunkDiff, Identified } from './api/diff.js';
 export { diffChunks } from './api/diff.js';
 

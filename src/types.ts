@@ -4,6 +4,7 @@
  * lines are 1-based.
  */
 import type { DocumentFormat } from './config.js';
+import type { ParentRecord } from './chunking/parents.js';
 
 /** Every kind of block a parser emits. */
 export type BlockKind =
@@ -272,6 +273,8 @@ export interface Chunk {
   /** First and last turn index of a conversation chunk (turn strategy only). */
   readonly startTurn?: number;
   readonly endTurn?: number;
+  /** The id of its parent (a heading section, or a window of one), with the option `parents`. */
+  readonly parentId?: string;
   /** The id of the chunk before this one in its document; none on the first. */
   readonly prevId?: string;
   /** The id of the chunk after this one in its document; none on the last. */
@@ -321,6 +324,8 @@ export interface ChunkedDocument {
 /** What the synchronous and promise APIs return. */
 export interface ChunkingResult {
   readonly chunks: Chunk[];
+  /** The parents, in order, with the option `parents` (see docs/retrieval-context.md). */
+  readonly parents?: ParentRecord[];
   readonly statistics: ChunkStatistics;
   readonly document: ChunkedDocument;
 }

@@ -43,6 +43,11 @@ describe('normalizeOptions', () => {
     ['contextualize', { contextualize: null }, /Invalid option contextualize: must be a boolean or an object such as \{ title: true \}, got null/],
     ['contextualize.title', { contextualize: { title: 'yes' } }, /Invalid option contextualize.title: must be a boolean, got "yes"/],
     ['contextualize.titel', { contextualize: { titel: true } }, /Invalid option contextualize.titel: is not a known option \(known: title\), got true/],
+    ['parents', { parents: 'yes' }, /Invalid option parents: must be a boolean or an object such as \{ levels: \[1, 2\], maxSize: 2048 \}, got "yes"/],
+    ['parents', { strategy: 'window', parents: true }, /Invalid option parents: needs the semantic strategy, whose chunks never cross a section \(strategy is 'window'\), got true/],
+    ['parents.levels', { parents: { levels: [3] } }, /Invalid option parents.levels: must be a non-empty array of heading depths among splitLevels \(1, 2\), whose sections no chunk crosses, got \[3\]/],
+    ['parents.maxSize', { maxSize: 256, parents: { maxSize: 100 } }, /Invalid option parents.maxSize: must be an integer >= 256, got 100/],
+    ['parents.size', { parents: { size: 100 } }, /Invalid option parents.size: is not a known option \(known: levels, maxSize\), got 100/],
     ['documentId', { documentId: 7 as unknown as string }, /Invalid option documentId: must be a string \(or '' for a document without an id\), got 7/],
     ['origin', { origin: 5 }, /Invalid option origin: must be a string, got 5/],
     ['fixedSize', { fixedSize: 0 }, /Invalid option fixedSize: must be an integer >= 1, got 0/],
@@ -67,6 +72,14 @@ describe('normalizeOptions', () => {
     const withTitle = normalizeOptions({ contextualize: { title: true } });
     expect(withTitle.contextualize).toEqual({ title: true });
     expect(normalizeOptions(withTitle as never).contextualize).toEqual({ title: true });
+  });
+
+  it('reads parents as true (the defaults) or { levels, maxSize }, and takes its own normalized form back', () => {
+    expect(normalizeOptions({}).parents).toBeUndefined();
+    expect(normalizeOptions({ maxSize: 100, splitLevels: [1, 2, 3], parents: true }).parents).toEqual({ levels: [1, 2, 3], maxSize: 400 });
+    const config = normalizeOptions({ parents: { levels: [2, 1, 2], maxSize: 1000 } });
+    expect(config.parents).toEqual({ levels: [1, 2], maxSize: 1000 });
+    expect(normalizeOptions(config as never).parents).toEqual({ levels: [1, 2], maxSize: 1000 });
   });
 
   it('clamps overlapTurns below the window', () => {

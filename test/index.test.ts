@@ -51,6 +51,7 @@ describe('public API', () => {
         "toDocument",
         "toDocuments",
         "toJsonl",
+        "toParentDocuments",
         "trackHeadings",
         "turnGroups",
       ]

@@ -26,8 +26,14 @@ async function chunker() {
   if (contender === 'chunkstream') {
     const dist = resolve(ROOT, distArg ?? 'dist');
     const { chunkText } = await import(pathToFileURL(join(dist, 'index.js')).href);
-    return (text, documentId) =>
-      chunkText(text, { maxSize, documentId }).chunks.map((c) => ({ embedded: c.prefix + c.text + c.suffix, id: c.id, start: c.start, end: c.end }));
+    // With EDITS_PARENTS=1 (`bench/edits.ts --parents`), parents too: their ids are counted like chunks' texts.
+    const withParents = process.env.EDITS_PARENTS === '1';
+    return (text, documentId) => {
+      const result = chunkText(text, { maxSize, documentId, ...(withParents ? { parents: true } : {}) });
+      const chunks = result.chunks.map((c) => ({ embedded: c.prefix + c.text + c.suffix, id: c.id, start: c.start, end: c.end }));
+      if (withParents) chunks.parentIds = (result.parents ?? []).map((p) => p.id);
+      return chunks;
+    };
   }
   if (contender === 'langchain') {
     const [{ Tiktoken }, { default: ranks }, { RecursiveCharacterTextSplitter }] = await Promise.all([
@@ -64,6 +70,8 @@ const percentile = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sor
 
 const run = await chunker();
 const reembed = [];
+// Parents whose id no parent of the version before had, per edit (with EDITS_PARENTS=1).
+const parentsChanged = [];
 let unchanged = 0;
 let idChanged = 0;
 let documents = 0;
@@ -81,8 +89,10 @@ for (const doc of inputDocuments(input)) {
     list.push(c.id);
     old.set(c.embedded, list);
   }
+  const oldParents = new Set(before.parentIds ?? []);
   for (const edit of every ? everyParagraphEdit(doc) : edits) {
     const after = await run(edit.text, doc.name);
+    if (after.parentIds !== undefined) parentsChanged.push(after.parentIds.filter((id) => !oldParents.has(id)).length);
     const seen = new Map();
     let fresh = 0;
     for (const c of after) {
@@ -132,6 +142,7 @@ console.log(
     mean: reembed.reduce((s, x) => s + x, 0) / Math.max(1, reembed.length),
     p90: percentile(sorted, 0.9),
     p99: percentile(sorted, 0.99),
+    ...(parentsChanged.length > 0 ? { parents: { mean: parentsChanged.reduce((s, x) => s + x, 0) / parentsChanged.length, p90: percentile([...parentsChanged].sort((a, b) => a - b), 0.9), worst: Math.max(...parentsChanged) } } : {}),
     worst: sorted.at(-1) ?? 0,
     over6: reembed.filter((x) => x > 6).length,
     unchanged,

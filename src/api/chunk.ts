@@ -13,6 +13,7 @@ import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
+import type { ParentRecord } from '../chunking/parents.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
 export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize' | 'maxBatchSize' | 'strict'>;
@@ -49,10 +50,12 @@ export function chunkBlocks(blocks: Iterable<Block>, options?: ChunkOptions, dep
 
 /** Runs the chunk core of `config` over blocks read as `format`. */
 function chunkBlocksWith(config: ChunkConfig, blocks: Iterable<Block>, deps: ChunkDeps | undefined, format: ChunkedDocument['format']): ChunkingResult {
-  const core = createChunkCore(config, resolveDeps(config, deps));
+  const parents: ParentRecord[] = [];
+  const core = createChunkCore(config, resolveDeps(config, deps), { parent: (p) => parents.push(p) });
   const chunks = runCore(core, blocks);
   const title = core.title();
-  return { chunks, statistics: core.statistics(), document: { documentId: config.documentId, format, ...(title !== undefined ? { title } : {}) } };
+  const document = { documentId: config.documentId, format, ...(title !== undefined ? { title } : {}) };
+  return { chunks, statistics: core.statistics(), document, ...(config.parents !== undefined ? { parents } : {}) };
 }
 
 /**

@@ -33,6 +33,7 @@ import { createSizer } from './sizers/index.js';
 import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
 import { createDocumentContext, createTitleStage, type DocumentContext } from './document-title.js';
 import { createNeighbourStage } from './neighbours.js';
+import { createParentStage, type ParentRecord } from './parents.js';
 import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 
@@ -109,6 +110,12 @@ function headingTrackerOf(deps: ChunkDeps): HeadingTracker | undefined {
   return tracker;
 }
 
+/** What a chunk core hands on besides its chunks. */
+export interface ChunkCoreHooks {
+  /** Each parent, before the chunks it holds (with the option `parents`). */
+  parent?(parent: ParentRecord): void;
+}
+
 /** The chunk core plus its running statistics. */
 export interface ChunkCore extends Core<Block, Chunk> {
   statistics(): ChunkStatistics;
@@ -121,17 +128,20 @@ export interface ChunkCore extends Core<Block, Chunk> {
  * the others (`fixed`, `window`, `markers`, `turns`) run their own cores over the same blocks. Blocks pass the
  * title stage first (every chunk carries the document's title); chunks are linked to their neighbours last.
  */
-export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps): ChunkCore {
+export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps, hooks: ChunkCoreHooks = {}): ChunkCore {
   const owner: ChunkOwner = { documentId: config.documentId, origin: config.origin, document: deps.document };
   // The simpler strategies measure whole chunks only: the special tokens are counted in each of their sizes.
   const inner = config.strategy === 'semantic' ? createSemanticCore(config, deps, owner) : createStrategyCore(config, withOverhead(deps.sizer), owner);
-  const core = pipeCores(pipeCores(createTitleStage(deps.document), inner), createNeighbourStage());
+  const parents = config.parents === undefined ? undefined : createParentStage(config, config.parents, deps.sizer, (p) => hooks.parent?.(p));
+  const chunked = pipeCores(createTitleStage(deps.document), inner);
+  const core = pipeCores(parents === undefined ? chunked : pipeCores(chunked, parents), createNeighbourStage());
   const warnings = createWarningTally();
   const boxes = createChunkBoxes();
   return {
     write(block) {
       warnings.note(block.warnings);
       boxes.add(block);
+      parents?.block(block);
       return boxes.placeAll(core.write(block));
     },
     end: () => boxes.placeAll(core.end()),

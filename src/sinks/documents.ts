@@ -3,6 +3,7 @@
  * (`new Document(doc)`) and LlamaIndex takes as `new Document({ text: doc.pageContent, metadata: doc.metadata })`.
  */
 import { invalidOption } from '../config.js';
+import type { ParentRecord } from '../chunking/parents.js';
 import type { Chunk, PageBox } from '../types.js';
 
 /** What `toDocuments()` puts in `metadata`: flat values, except `headingPath`, LangChain's `loc` and a PDF's `boxes`. */
@@ -18,6 +19,8 @@ export interface ChunkDocumentMetadata {
   /** The ids of the chunks before and after it in its document (`chunk.prevId`, `chunk.nextId`). */
   readonly prevId?: string;
   readonly nextId?: string;
+  /** The id of its parent, with the option `parents`: the key of the parent documents (`toParentDocuments`). */
+  readonly parentId?: string;
   /** Offsets of `chunk.text` in the source document (UTF-16), end exclusive. */
   readonly start: number;
   readonly end: number;
@@ -64,7 +67,7 @@ export interface ToDocumentOptions {
 }
 
 /** The metadata keys that say where a chunk is rather than what it holds: they change when an edit elsewhere moves it. */
-export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'prevId', 'nextId', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd', 'boxes']);
+export const POSITION_KEYS: readonly string[] = Object.freeze(['index', 'prevId', 'nextId', 'parentId', 'start', 'end', 'startLine', 'endLine', 'loc', 'pageStart', 'pageEnd', 'boxes']);
 
 /** Turns the position keys of `metadata` into non-enumerable properties, in place. */
 export function hidePositions<T extends object>(metadata: T): T {
@@ -96,6 +99,7 @@ export function toDocument(chunk: Chunk, options: ToDocumentOptions = {}): Chunk
     index: chunk.index,
     ...(chunk.prevId !== undefined ? { prevId: chunk.prevId } : {}),
     ...(chunk.nextId !== undefined ? { nextId: chunk.nextId } : {}),
+    ...(chunk.parentId !== undefined ? { parentId: chunk.parentId } : {}),
     start: chunk.start,
     end: chunk.end,
     startLine: chunk.startLine,
@@ -121,6 +125,52 @@ export function toDocument(chunk: Chunk, options: ToDocumentOptions = {}): Chunk
     throw invalidOption('positions', "must be 'metadata' or 'unhashed'", options.positions);
   }
   return { pageContent: chunk.embedText ?? chunk.text, metadata, id: chunk.id };
+}
+
+/** A parent as a loader document: its text, and metadata that says where it is. */
+export interface ParentDocument {
+  readonly pageContent: string;
+  readonly metadata: {
+    readonly id: string;
+    readonly documentId: string;
+    readonly source?: string;
+    readonly index: number;
+    readonly start: number;
+    readonly end: number;
+    readonly startLine: number;
+    readonly endLine: number;
+    readonly headingPath: readonly string[];
+    readonly breadcrumb: string;
+    readonly size: number;
+  };
+  /** The parent id: what its chunks' `parentId` names. */
+  readonly id: string;
+}
+
+/**
+ * Maps parents (`result.parents`, or the `'parent'` events of `chunk()`) to loader documents, for a store of
+ * parents keyed by id beside the vector store of chunks: LangChain's `MultiVectorRetriever` with
+ * `idKey: 'parentId'` (docs/retrieval-context.md).
+ */
+export function toParentDocuments(parents: Iterable<ParentRecord>): ParentDocument[] {
+  const out: ParentDocument[] = [];
+  for (const p of parents) {
+    const metadata = {
+      id: p.id,
+      documentId: p.documentId,
+      ...(p.origin !== undefined ? { source: p.origin } : {}),
+      index: p.index,
+      start: p.start,
+      end: p.end,
+      startLine: p.startLine,
+      endLine: p.endLine,
+      headingPath: [...p.heading.path],
+      breadcrumb: p.heading.breadcrumb,
+      size: p.size,
+    };
+    out.push({ pageContent: p.text, metadata, id: p.id });
+  }
+  return out;
 }
 
 /** Maps chunks to loader documents, in order. */

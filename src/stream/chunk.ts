@@ -12,7 +12,8 @@ export interface ChunkStream extends Transform {
 
 /**
  * Creates the chunk stage: `Block` objects in (from `parse()`), `Chunk` objects out. Output is identical to
- * `chunkText` on the same document, whatever the write sizes upstream.
+ * `chunkText` on the same document, whatever the write sizes upstream. With the option `parents`, the stream emits
+ * a `'parent'` event with each `ParentRecord` before the chunks it holds (`result.parents` of `chunkText`).
  *
  * ```ts
  * await pipeline(createReadStream('guide.md'), parse(), chunk({ maxSize: 512 }), toJsonl(), process.stdout);
@@ -20,8 +21,11 @@ export interface ChunkStream extends Transform {
  */
 export function chunk(options?: ChunkOptions, deps?: ChunkDeps): ChunkStream {
   const config = normalizeOptions(options);
-  const core = createChunkCore(config, resolveDeps(config, deps));
+  // Each parent is emitted as a 'parent' event before the chunks it holds are pushed.
+  const target: { stream?: ChunkStream } = {};
+  const core = createChunkCore(config, resolveDeps(config, deps), { parent: (p) => target.stream?.emit('parent', p) });
   const stream = toTransform(core, { signal: config.signal }) as ChunkStream;
+  target.stream = stream;
   stream.statistics = () => core.statistics();
   return stream;
 }

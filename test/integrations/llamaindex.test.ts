@@ -55,6 +55,14 @@ describe('chunkstream/llamaindex', () => {
     expect(nodes[0]!.startCharIdx).toBe(0);
   });
 
+  it('with parents, relates each node to its parent section (PARENT), by the id the parents have', () => {
+    const nodes = new ChunkstreamNodeParser({ maxSize: 64, parents: true }).getNodesFromDocuments([new Document({ id_: 'guide.md', text: guide })]);
+    const parents = new Set(nodes.map((n) => n.relationships[NodeRelationship.PARENT]?.nodeId));
+    expect(parents.size).toBeGreaterThan(1);
+    for (const id of parents) expect(id).toMatch(/^guide\.md#p-[0-9a-f]{16}/);
+    expect(nodes.every((n) => n.metadata.parentId === n.relationships[NodeRelationship.PARENT]?.nodeId)).toBe(true);
+  });
+
   it('reads text documents without interpreting Markdown', () => {
     const nodes = new ChunkstreamNodeParser({ maxSize: 64, format: 'text' }).getNodesFromDocuments([new Document({ id_: 'notes.txt', text: notes })]);
     expect(nodes.map((n) => n.getText())).toEqual([notes.trim()]);

@@ -60,7 +60,7 @@ describe('toDocuments', () => {
   });
 
   it("with positions: 'unhashed', keeps positions readable but out of keys, spreads and JSON", () => {
-    const chunk = { ...sampleChunks()[2]!, documentTitle: 'Guide', prevId: 'doc#1', nextId: 'doc#3' };
+    const chunk = { ...sampleChunks()[2]!, documentTitle: 'Guide', prevId: 'doc#1', nextId: 'doc#3', parentId: 'doc#p-1' };
     const { metadata } = toDocument(chunk, { positions: 'unhashed' });
     expect([metadata.index, metadata.start, metadata.end, metadata.startLine, metadata.endLine, metadata.pageStart, metadata.pageEnd]).toEqual([2, 40, 49, 7, 8, 2, 3]);
     // The neighbours' ids change when a neighbour does: positions too. The title is content.

@@ -36,7 +36,11 @@ export function chunkToNode(chunk: Chunk, config: AdapterConfig, parent?: BaseNo
     metadata,
     excludedEmbedMetadataKeys: keys,
     excludedLlmMetadataKeys: keys.filter((k) => !LLM_KEYS.has(k)),
-    relationships: parent === undefined ? {} : { [NodeRelationship.SOURCE]: parent.asRelatedNodeInfo() },
+    relationships: {
+      ...(parent === undefined ? {} : { [NodeRelationship.SOURCE]: parent.asRelatedNodeInfo() }),
+      // The chunk's section (the option `parents`): the id of a node made of the parent's text, as auto-merging expects.
+      ...(chunk.parentId === undefined ? {} : { [NodeRelationship.PARENT]: { nodeId: chunk.parentId, metadata: {} } }),
+    },
   });
   // Set after construction: TextNode's constructor skips a start of 0.
   node.startCharIdx = chunk.start;
