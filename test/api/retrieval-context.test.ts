@@ -7,6 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { chunkBlocks, chunkFile, chunkText } from '../../src/api/chunk.js';
+import { diffChunks } from '../../src/api/diff.js';
 import { normalizeOptions } from '../../src/config.js';
 import { createBreadcrumbLine } from '../../src/chunking/embed-text.js';
 import { createSizer } from '../../src/chunking/sizers/index.js';
@@ -83,6 +84,18 @@ describe("the document's title", () => {
     expect(lineAt(14, 'Handbook')).toBe('… >…');
     expect(lineAt(200, 'One')).toBe('One > Two > Three');
     expect(lineAt(200)).toBe('One > Two > Three');
+  });
+});
+
+describe('parents', () => {
+  it('of an edited section are the only ones diffChunks reports', () => {
+    const options = { maxSize: 64, documentId: 'guide', parents: true };
+    const before = chunkText(guide, options).parents ?? [];
+    const after = chunkText(guide.replace('Download the archive, unpack it', 'Download the archive, then unpack it'), options).parents ?? [];
+    expect(before.length).toBeGreaterThan(3);
+    const { added, removed, kept } = diffChunks(before, after);
+    expect([added.length, removed.length, kept.length]).toEqual([1, 1, before.length - 1]);
+    expect(added[0]?.text).toContain('Download the archive, then unpack it');
   });
 });
 
