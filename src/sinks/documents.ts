@@ -50,7 +50,7 @@ export interface ChunkDocumentMetadata {
 }
 
 /**
- * Where a document's positions (`index`, `prevId`, `nextId`, `start`, `end`, `startLine`, `endLine`, `loc`,
+ * Where a document's positions (`index`, `prevId`, `nextId`, `parentId`, `start`, `end`, `startLine`, `endLine`, `loc`,
  * `pageStart`, `pageEnd`, `boxes`) go.
  * `'metadata'`: plain metadata keys, stored and hashed like any other. `'unhashed'`: still readable on `metadata`
  * (`doc.metadata.start`), but as non-enumerable properties, so that `Object.keys`, spreading and `JSON.stringify`
