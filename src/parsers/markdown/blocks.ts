@@ -17,7 +17,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
 import { holdsInlineMathIn, HTML_IMAGE, mayHoldImageWithoutReferences } from './inline-math.js';
 import { inlineContents } from './paragraph-content.js';
-import { BACKTICK, CR, SPACE, TAB } from './char-codes.js';
+import { BACKTICK, CR, HASH, LF, SPACE, TAB } from './char-codes.js';
 
 const KIND_OF: Record<string, BlockKind> = {
   heading: 'heading',
@@ -183,16 +183,30 @@ function plainTitle(node: Heading, source: string): string | null {
   let text: string;
   if (node.children.length > 0) text = plainText(node);
   else {
-    const own = source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
-    if (ATX_OPENING.test(own)) return '';
-    const lineEnd = own.search(/\r|\n/);
-    if (lineEnd === -1 || /[\r\n]/.test(own.slice(lineEnd).replace(/^\r?\n|^\r/, ''))) return null;
-    text = asMicromarkReads(own.slice(0, lineEnd));
+    // Read in place (a setext heading every two lines asks this of every block, twice): the heading's own text is
+    // `source[start, end)`, its title line the part before the first line ending, and only an underline after it.
+    const start = node.position?.start.offset ?? 0;
+    const end = node.position?.end.offset ?? 0;
+    if (source.charCodeAt(start) === HASH && ATX_OPENING.test(source.slice(start, end))) return '';
+    const lineEnd = lineBreakIn(source, start, end);
+    if (lineEnd === -1) return null;
+    const underline = source.charCodeAt(lineEnd) === CR && lineEnd + 1 < end && source.charCodeAt(lineEnd + 1) === LF ? lineEnd + 2 : lineEnd + 1;
+    if (lineBreakIn(source, underline, end) !== -1) return null;
+    text = asMicromarkReads(source.slice(start, lineEnd));
   }
   if (!TITLE_MARKUP.test(text)) return text.trim();
   // A GFM autolink literal (`http://…`, `www.…`, an e-mail address) may run over backticks and keep them as text.
   if (AUTOLINK_LITERAL.test(text)) return null;
   return readCodeSpans(text)?.trim() ?? null;
+}
+
+/** The first line ending (CR or LF) in `text[from, to)`, or -1. */
+function lineBreakIn(text: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || c === CR) return i;
+  }
+  return -1;
 }
 
 /** The opening sequence of an ATX heading: one with no text has no children in either parse. */
