@@ -64,7 +64,7 @@ export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull:
   const blocks: Block[] = [];
   let previousEnd = 0;
   tree.children.forEach((node, i) => {
-    const block = toBlock(node, batch, found.nodes.get(i) ?? node, previousEnd, true, found.withMath.has(i));
+    const block = toBlock(node, batch, found.nodes.get(i) ?? node, previousEnd, true, found.withMath.has(i), found.titles.get(i));
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -82,6 +82,8 @@ interface InlineFound {
   readonly nodes: Map<number, RootContent>;
   /** Blocks known without that parse to hold inline math (`holdsInlineMath`), and nothing else it would find. */
   readonly withMath: Set<number>;
+  /** The titles of headings read without that parse (`plainTitle`): read once, not again for their blocks. */
+  readonly titles: Map<number, string>;
 }
 
 /**
@@ -93,6 +95,7 @@ interface InlineFound {
 function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): InlineFound | null {
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
   const withMath = new Set<number>();
+  const titles = new Map<number, string>();
   let doc = '';
   let brackets = false;
   let defined: boolean | undefined;
@@ -102,7 +105,10 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     const math = marks.dollar ? mathWithoutInlineParse(node, batch.text, definitions) : null;
     if (math === true) withMath.add(index);
     if (math !== null) return;
-    if (!needsInline(node, batch.text, definitions, marks)) return;
+    // A heading whose title needs no inline parse keeps it; one whose title does is parsed again.
+    const title = node.type === 'heading' ? plainTitle(node, batch.text) : undefined;
+    if (title !== null && title !== undefined) titles.set(index, title);
+    if (title !== null && !holdsInlineFeature(node, batch.text, definitions, marks)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
     if (from === undefined || to === undefined) return;
@@ -115,7 +121,7 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     doc += source + SEPARATOR;
   });
   const out = new Map<number, RootContent>();
-  if (wanted.length === 0) return { nodes: out, withMath };
+  if (wanted.length === 0) return { nodes: out, withMath, titles };
   if (brackets) doc += definitionsOf(tree);
   const children = parseFull(doc).children;
   for (let k = 0; k < wanted.length; k++) {
@@ -128,12 +134,12 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     if (containerShape(full) !== containerShape(w.node)) return null;
     out.set(w.index, full);
   }
-  return { nodes: out, withMath };
+  return { nodes: out, withMath, titles };
 }
 
 /**
  * Whether a paragraph (or a quote or a list of them: `inlineContents`) holds inline math, read without the inline
- * parse; null when it must be parsed: it has no `$` (the parse decides nothing about math then, and `needsInline`
+ * parse; null when it must be parsed: it has no `$` (the parse decides nothing about math then, and `holdsInlineFeature`
  * says whether images need it), the batch defines references, it may hold an image, or the reading cannot tell.
  */
 function mathWithoutInlineParse(node: RootContent, source: string, definitions: () => boolean): boolean | null {
@@ -310,16 +316,11 @@ function holdsDefinitions(tree: Root): boolean {
 const INFO_ESCAPE = /[\\&]/;
 
 /**
- * True when a block-level node may map to a different block than its fully parsed self. The block-level parse
+ * True when a block-level node, or a node in it, may hold what only the inline parse finds (a heading's title
+ * aside, which `plainTitle` reads): its block could then differ from its fully parsed self. The block-level parse
  * leaves paragraph text untokenized (paragraphs and setext headings have no children), so their source is what
- * is searched; a setext heading's title only exists in the full parse.
+ * is searched.
  */
-function needsInline(node: RootContent, text: string, definitions: () => boolean, marks: MarkupMarks): boolean {
-  if (node.type === 'heading' && plainTitle(node, text) === null) return true;
-  return holdsInlineFeature(node, text, definitions, marks);
-}
-
-/** True when `n` or a node in it may hold what only the inline parse finds (see `needsInline`). */
 function holdsInlineFeature(n: Nodes, text: string, definitions: () => boolean, marks: MarkupMarks): boolean {
   switch (n.type) {
     case 'text':
@@ -341,9 +342,10 @@ function holdsInlineFeature(n: Nodes, text: string, definitions: () => boolean, 
 /**
  * Maps one top-level node to a block: positions and structure from `node`, inline-dependent fields (title, info
  * string, features) from `inline`, the same node fully parsed (or `node` itself when it was, or when `node` comes
- * from a block-level parse and needed no inline parse: `blockLevel` says which).
+ * from a block-level parse and needed no inline parse: `blockLevel` says which). `title` is a heading's title when
+ * `plainTitle` has read it already.
  */
-function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean, withMath = false): Block | null {
+function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, previousEnd: number, blockLevel: boolean, withMath = false, title?: string): Block | null {
   const pos = node.position;
   if (pos === undefined || pos.start.offset === undefined || pos.end.offset === undefined) return null;
   let from = pos.start.offset;
@@ -364,7 +366,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   switch (node.type) {
     case 'heading':
       block.depth = node.depth;
-      block.title = blockLevel && inline === node ? (plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim();
+      block.title = blockLevel && inline === node ? (title ?? plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim();
       break;
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
