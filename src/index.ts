@@ -28,7 +28,6 @@ export { chunkText, chunkFile, chunkBlocks } from './api/chunk.js';
 export type { ChunkFilesOptions, ChunkFileOutcome, ChunkFileSuccess, ChunkFileFailure } from './api/files.js';
 export { chunkFiles } from './api/files.js';
 export type { ChunkDeps } from './chunking/chunker.js';
-export type { ParentRecord } from './chunking/parents.js';
 export { contextualize } from './chunking/embed-text.js';
 
 // The chunker and its parts, configured once and reused.

@@ -4,7 +4,6 @@
  * lines are 1-based.
  */
 import type { DocumentFormat } from './config.js';
-import type { ParentRecord } from './chunking/parents.js';
 
 /** Every kind of block a parser emits. */
 export type BlockKind =
@@ -319,6 +318,28 @@ export interface ChunkedDocument {
   readonly format: DocumentFormat | 'blocks';
   /** The document's title, when it has one (`chunk.documentTitle` on every chunk). */
   readonly title?: string;
+}
+
+/** A parent: a heading section, or a window of one, with its chunks' `parentId` as id. */
+export interface ParentRecord {
+  /** `${documentId}#p-${digest}`: the digest of its text and the chunking settings. */
+  readonly id: string;
+  readonly documentId: string;
+  readonly origin?: string;
+  /** 0-based position among the document's parents. */
+  readonly index: number;
+  /** The exact slice `documentText.slice(start, end)`, from its first chunk's start to its last chunk's end. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The heading context of its first chunk. */
+  readonly heading: HeadingContext;
+  /** Size of `text` in the unit (special tokens included). */
+  readonly size: number;
+  /** How many chunks it holds. */
+  readonly chunks: number;
 }
 
 /** What the synchronous and promise APIs return. */

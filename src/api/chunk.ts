@@ -13,7 +13,7 @@ import { parseMarkdown } from '../parsers/markdown/parse.js';
 import { abortError } from '../stream/to-transform.js';
 import type { PdfDocument } from '../parsers/pdf/reader.js';
 import type { Block, ChunkedDocument, ChunkingResult } from '../types.js';
-import type { ParentRecord } from '../chunking/parents.js';
+import type { ParentRecord } from '../types.js';
 
 /** Options of `chunkText` and `chunkFile`: chunking options plus the parse options that apply. */
 export type ChunkTextOptions = ChunkOptions & Pick<ParseOptions, 'fatal' | 'maxBufferBytes' | 'batchSize' | 'maxBatchSize' | 'strict'>;

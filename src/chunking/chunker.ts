@@ -18,7 +18,7 @@ import {
   type SpanSplitter,
   type TextSplitterLike,
 } from '../protocols.js';
-import type { Block, Chunk, ChunkStatistics } from '../types.js';
+import type { Block, Chunk, ChunkStatistics, ParentRecord } from '../types.js';
 import { createChunkBoxes } from './chunk-boxes.js';
 import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { lendDrafts } from './chunk-optimizer.js';
@@ -33,7 +33,7 @@ import { createSizer } from './sizers/index.js';
 import { createStatisticsAccumulator, createWarningTally } from './statistics.js';
 import { createDocumentContext, createTitleStage, type DocumentContext } from './document-title.js';
 import { createNeighbourStage } from './neighbours.js';
-import { createParentStage, type ParentRecord } from './parents.js';
+import { createParentStage } from './parents.js';
 import { createStrategyCore } from './strategy-core.js';
 import { createTextSplitter } from './text-splitter.js';
 

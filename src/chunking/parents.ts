@@ -16,7 +16,7 @@
 import type { ChunkConfig } from '../config.js';
 import type { Core } from '../core.js';
 import { overheadOf, sizeUpTo, type Sizer } from '../protocols.js';
-import type { Block, Chunk, HeadingContext } from '../types.js';
+import type { Block, Chunk, ParentRecord } from '../types.js';
 import { textHash } from '../unicode/text-hash.js';
 import { createChunkIdSequence } from './chunk-id.js';
 import { contentDefinedLast, placeValue } from './content-cuts.js';
@@ -29,28 +29,6 @@ function startStrength(chunk: Chunk): number {
   const kind = chunk.metadata.kinds[0];
   if (kind !== 'heading') return 1;
   return 8 - (chunk.heading.levels.at(-1) ?? 6);
-}
-
-/** A parent: a heading section, or a window of one, with its chunks' `parentId` as id. */
-export interface ParentRecord {
-  /** `${documentId}#p-${digest}`: the digest of its text and the chunking settings. */
-  readonly id: string;
-  readonly documentId: string;
-  readonly origin?: string;
-  /** 0-based position among the document's parents. */
-  readonly index: number;
-  /** The exact slice `documentText.slice(start, end)`, from its first chunk's start to its last chunk's end. */
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-  readonly startLine: number;
-  readonly endLine: number;
-  /** The heading context of its first chunk. */
-  readonly heading: HeadingContext;
-  /** Size of `text` in the unit (special tokens included). */
-  readonly size: number;
-  /** How many chunks it holds. */
-  readonly chunks: number;
 }
 
 /** The normalized `parents` option. */

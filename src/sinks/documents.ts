@@ -3,7 +3,7 @@
  * (`new Document(doc)`) and LlamaIndex takes as `new Document({ text: doc.pageContent, metadata: doc.metadata })`.
  */
 import { invalidOption } from '../config.js';
-import type { ParentRecord } from '../chunking/parents.js';
+import type { ParentRecord } from '../types.js';
 import type { Chunk, PageBox } from '../types.js';
 
 /** What `toDocuments()` puts in `metadata`: flat values, except `headingPath`, LangChain's `loc` and a PDF's `boxes`. */
