@@ -13,7 +13,7 @@
  */
 import { normalizeOptions, type ChunkConfig, type ChunkOptions } from '../config.js';
 import type { Sizer } from '../protocols.js';
-import type { Chunk, HeadingContext } from '../types.js';
+import type { Chunk, HeadingContext, PageBox } from '../types.js';
 import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { isProse, type PackedDraft, type SpanMark } from './draft.js';
@@ -121,7 +121,22 @@ function finishAll(drafts: readonly PackedDraft[], chunks: readonly Chunk[]): Ch
   const owner: ChunkOwner = { documentId: first.documentId, origin: first.origin, ...(title !== undefined ? { document: { title, settled: true } } : {}) };
   const finished = drafts.map((draft, i) => finishChunk(draft, owner, first.index + i));
   const outer = { prevId: first.prevId, nextId: chunks.at(-1)?.nextId };
-  return linkNeighbours(finished, outer);
+  return linkNeighbours(withBoxes(finished, chunks), outer);
+}
+
+/**
+ * The optimized chunks with the boxes (PDF) of the chunks given that each covers whole. Without the blocks, a box
+ * cannot be cut where an overlap begins inside a chunk, so the text an overlap repeats has no boxes of its own.
+ */
+function withBoxes(finished: Chunk[], chunks: readonly Chunk[]): Chunk[] {
+  if (!chunks.some((c) => c.boxes !== undefined)) return finished;
+  let first = 0;
+  return finished.map((chunk) => {
+    while (first < chunks.length && (chunks[first] as Chunk).start < chunk.start) first++;
+    const boxes: PageBox[] = [];
+    for (let i = first; i < chunks.length && (chunks[i] as Chunk).end <= chunk.end; i++) boxes.push(...((chunks[i] as Chunk).boxes ?? []));
+    return boxes.length === 0 ? chunk : { ...chunk, boxes };
+  });
 }
 
 /** One document's chunks read back into drafts. */

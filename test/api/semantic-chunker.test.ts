@@ -326,3 +326,18 @@ describeCorpus('the classes over the corpus', () => {
     }
   });
 });
+
+describe('ChunkOptimizer on PDF chunks', () => {
+  it('a fused chunk keeps the boxes of the chunks it is made of, in order', async () => {
+    const sample = new URL('../../samples/handbook.pdf', import.meta.url).pathname;
+    const { chunks: raw } = await chunkFile(sample, { unit: 'chars', maxSize: 120, minSize: 0 });
+    expect(raw.every((c) => (c.boxes ?? []).length > 0)).toBe(true);
+    const fused = new ChunkOptimizer().optimize(raw, { unit: 'chars', maxSize: 400, minSize: 300 });
+    expect(fused.length).toBeLessThan(raw.length);
+    for (const chunk of fused) {
+      const made = raw.filter((c) => c.start >= chunk.start && c.end <= chunk.end);
+      expect(made.length).toBeGreaterThan(0);
+      expect(chunk.boxes).toEqual(made.flatMap((c) => c.boxes ?? []));
+    }
+  });
+});
