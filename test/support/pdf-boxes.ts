@@ -4,7 +4,7 @@
  * run's glyphs are taken as laid evenly along its width, and a glyph is inside a box when its em square's centre is.
  */
 import { openPdfSession } from '../../src/parsers/pdf/sandbox.js';
-import type { PdfTextItem } from '../../src/parsers/pdf/types.js';
+import type { PageFrame, PdfTextItem } from '../../src/parsers/pdf/types.js';
 import type { PageBox } from '../../src/types.js';
 
 /** A glyph as pdf.js places it: its character and the centre of its em square (page points, from the top left). */
@@ -18,6 +18,9 @@ export interface PlacedGlyph {
   readonly size: number;
 }
 
+/** A US Letter page shown upright: what a page without a frame is taken as. */
+const UPRIGHT_LETTER: PageFrame = [1, 0, 0, -1, 0, 792];
+
 /** Letters of the scripts written right to left: a run of them is laid from the right. */
 const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
 
@@ -29,8 +32,8 @@ export async function pdfGlyphs(file: string | Uint8Array, pages: number): Promi
   try {
     for (let n = 1; n <= Math.min(pages, session.pages); n++) {
       const page = await session.page(n);
-      const view = page.view ?? [0, 0, 612, 792];
-      out.set(n, page.items.flatMap((item, run) => placeGlyphs(item, run, view)));
+      const frame = page.frame ?? UPRIGHT_LETTER;
+      out.set(n, page.items.flatMap((item, run) => placeGlyphs(item, run, frame)));
     }
   } finally {
     await session.close();
@@ -42,7 +45,7 @@ export async function pdfGlyphs(file: string | Uint8Array, pages: number): Promi
  * The glyphs of one run, laid evenly along its baseline: from the right for right-to-left script (pdf.js also calls
  * a run of Latin letters drawn from the right `rtl`, and gives its text in reading order: it is laid from the left).
  */
-function placeGlyphs(item: PdfTextItem, run: number, view: readonly number[]): PlacedGlyph[] {
+function placeGlyphs(item: PdfTextItem, run: number, frame: PageFrame): PlacedGlyph[] {
   const n = item.str.length;
   // A run of no width (the bar of `↦` set as `7` in a math font) has its glyphs at its start.
   if (n === 0 || !(item.width >= 0)) return [];
@@ -56,7 +59,8 @@ function placeGlyphs(item: PdfTextItem, run: number, view: readonly number[]): P
     const along = ((rtl ? n - i - 0.5 : i + 0.5) * item.width) / n;
     const x = item.x + along * cos - rise * sin;
     const y = item.y + along * sin + rise * cos;
-    out.push({ char: item.str[i] as string, x: x - (view[0] as number), y: (view[3] as number) - y, run, index: i, size });
+    const [a, b, c, d, e, f] = frame;
+    out.push({ char: item.str[i] as string, x: a * x + c * y + e, y: b * x + d * y + f, run, index: i, size });
   }
   return out;
 }

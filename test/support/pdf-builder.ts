@@ -15,6 +15,8 @@ export interface PageSpec {
    * `/F8` Courier-Bold, `/F9` a fixed-pitch font known by its widths alone (no name or flag says so).
    */
   readonly content: string;
+  /** The page's `/Rotate`: how far a viewer turns it, clockwise. */
+  readonly rotate?: 90 | 180 | 270;
   readonly image?: boolean;
   /** Compress the content stream with FlateDecode. */
   readonly compress?: boolean;
@@ -254,7 +256,7 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   for (const page of pages) {
     const contents = add(streamObject(page.content, page.compress === true));
     const resources = `<< /Font << ${fontRefs.join(' ')} >>${page.image === true ? ` /XObject << /Im1 ${image} 0 R >>` : ''} >>`;
-    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources ${resources} /Contents ${contents} 0 R >>`));
+    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792]${page.rotate === undefined ? '' : ` /Rotate ${page.rotate}`} /Resources ${resources} /Contents ${contents} 0 R >>`));
   }
   const outlines = options.outline !== undefined && options.outline.length > 0 ? addOutline(options.outline, kids, add, objects) : null;
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlines === null ? '' : ` /Outlines ${outlines} 0 R /PageMode /UseOutlines`} >>`;

@@ -13,7 +13,7 @@ import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from '
 import { findRuledShapes } from './ruled-tables.js';
 import { appendRows, fillRuledTable, type TableGrid } from './tables.js';
 import { joinLines, type Vocabulary } from './text.js';
-import type { GlyphBox, PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
+import type { GlyphBox, PageFrame, PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
 
 /** One page of text items, as the PDF reader hands it over. */
 export interface PdfPageInput {
@@ -27,11 +27,8 @@ export interface PdfPageInput {
   readonly fonts?: Readonly<Record<string, string>>;
   /** Right-to-left words the items spell backwards (a ligature's letters swapped by pdf.js), with their spelling. */
   readonly reversedWords?: ReadonlyMap<string, string>;
-  /**
-   * The page's visible area in PDF space, `[x0, y0, x1, y1]`: where the boxes of its text are measured from. A page
-   * without it gives blocks without boxes.
-   */
-  readonly view?: readonly [number, number, number, number];
+  /** How the page is shown: where the boxes of its text are measured from. A page without it gives blocks without boxes. */
+  readonly frame?: PageFrame;
 }
 
 /** A page read, waiting for the pages after it. */
@@ -86,9 +83,9 @@ function readableItems(input: PdfPageInput, readability: Readability, fonts: Fon
     mutable.fontName = face.key;
     if (face.bold) mutable.bold = true;
     if (input.reversedWords !== undefined && item.rtl === true) (item as { str: string }).str = repairLigatureWords(item.str, input.reversedWords);
-    if (input.view !== undefined) {
+    if (input.frame !== undefined) {
       const placed = item as { glyphs?: GlyphBox; glyphAngle?: number };
-      placed.glyphs = glyphBox(item, input.number, input.view);
+      placed.glyphs = glyphBox(item, input.number, input.frame);
       if ((item.angle ?? 0) !== 0) placed.glyphAngle = item.angle;
     }
     items.push(item);
@@ -101,9 +98,9 @@ const DEFAULT_DESCENT = -0.2;
 
 /**
  * Where a run's glyphs are drawn: its em boxes (a font size high, from the font's descent) along its baseline, turned
- * by its angle, as an upright box measured from the top left of the page's visible area.
+ * by its angle, as an upright box in the page as a viewer shows it (`frame`: from its top left, turned as it is).
  */
-export function glyphBox(item: PdfTextItem, page: number, view: readonly [number, number, number, number]): GlyphBox {
+export function glyphBox(item: PdfTextItem, page: number, frame: PageFrame): GlyphBox {
   const size = item.fontSize > 0 ? item.fontSize : item.height > 0 ? item.height : 1;
   const bottom = (item.descent ?? DEFAULT_DESCENT) * size;
   const radians = ((item.angle ?? 0) * Math.PI) / 180;
@@ -114,14 +111,19 @@ export function glyphBox(item: PdfTextItem, page: number, view: readonly [number
   let x1 = -Infinity;
   let y1 = -Infinity;
   for (const [u, v] of [[0, bottom], [item.width, bottom], [0, bottom + size], [item.width, bottom + size]] as const) {
-    const x = item.x + u * cos - v * sin;
-    const y = item.y + u * sin + v * cos;
+    const [x, y] = shown(frame, item.x + u * cos - v * sin, item.y + u * sin + v * cos);
     x0 = Math.min(x0, x);
     x1 = Math.max(x1, x);
     y0 = Math.min(y0, y);
     y1 = Math.max(y1, y);
   }
-  return { page, x: x0 - view[0], y: view[3] - y1, width: x1 - x0, height: y1 - y0 };
+  return { page, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Where a point of PDF space is in the page as shown. */
+function shown(frame: PageFrame, x: number, y: number): [number, number] {
+  const [a, b, c, d, e, f] = frame;
+  return [a * x + c * y + e, b * x + d * y + f];
 }
 
 /** The ruled tables of a page, filled with its runs (level ones, then rotated ones, by index), and the runs they took. */

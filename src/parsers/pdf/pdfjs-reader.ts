@@ -14,7 +14,7 @@ import { readGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
 import { reversedLigatureWords } from './ligatures.js';
 import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
-import type { PdfTextItem } from './types.js';
+import type { PageFrame, PdfTextItem } from './types.js';
 import { systemErrorReason } from '../../errors.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -173,7 +173,7 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
     }
     // pdf.js asks a cancel for its reason.
     if (truncated) await reader.cancel(new Error(`more than ${MAX_PAGE_ITEMS} runs of text`));
-    return { number, items, truncated, view: pageView(page) };
+    return { number, items, truncated, frame: pageFrame(page) };
   } catch (error) {
     throw new PdfReadError('ERR_PDF_INVALID', `Page ${number} cannot be read: ${(error as Error).message}`, number);
   } finally {
@@ -185,12 +185,19 @@ async function readText(page: PdfPageProxy, number: number): Promise<SandboxPage
 type TextContentChunk = Pick<Awaited<ReturnType<PdfPageProxy['getTextContent']>>, 'items' | 'styles'>;
 type TextItem = Extract<TextContentChunk['items'][number], { str: string }>;
 
-/** The page's visible area, when pdf.js gives four finite numbers for it. */
-function pageView(page: PdfPageProxy): [number, number, number, number] | undefined {
-  const view = page.view;
-  if (!Array.isArray(view) || view.length !== 4 || !view.every((v) => Number.isFinite(v))) return undefined;
-  const [a, b, c, d] = view as [number, number, number, number];
-  return [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)];
+/**
+ * How the page is shown, from pdf.js's viewport at scale 1 (its crop box, turned by its `/Rotate`), when it gives six
+ * finite numbers for it.
+ */
+function pageFrame(page: PdfPageProxy): PageFrame | undefined {
+  let transform: unknown;
+  try {
+    transform = page.getViewport({ scale: 1 }).transform;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(transform) || transform.length !== 6 || !transform.every((v) => Number.isFinite(v))) return undefined;
+  return transform as unknown as PageFrame;
 }
 
 function textItem(item: TextItem, style: { fontFamily?: string; descent?: number } | undefined): PdfTextItem {

@@ -116,7 +116,7 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
       // A failure while this page is read (a limit, an abort) rejects the next page too, which nobody may await
       // then: marked as handled here, so it does not end the process as an unhandled rejection.
       next?.catch(() => {});
-      let input: PdfPageInput = { number, items: page.items, ...(page.view !== undefined ? { view: page.view } : {}) };
+      let input: PdfPageInput = { number, items: page.items, ...(page.frame !== undefined ? { frame: page.frame } : {}) };
       if (drawing !== null) {
         let read: SandboxGraphics;
         try {

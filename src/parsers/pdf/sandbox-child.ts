@@ -38,7 +38,7 @@ async function handle(request: SandboxRequest): Promise<void> {
     try {
       if (request.op === 'page') {
         const page = await document.page(request.number);
-        reply({ op: 'page', number: page.number, packed: packItems(page.items), truncated: page.truncated, ...(page.view !== undefined ? { view: page.view } : {}) });
+        reply({ op: 'page', number: page.number, packed: packItems(page.items), truncated: page.truncated, ...(page.frame !== undefined ? { frame: page.frame } : {}) });
       }
       else reply({ op: 'graphics', ...(await document.graphics(request.number)) });
     } catch (error) {

@@ -4,7 +4,7 @@
  * at a time; requests are answered in order.
  */
 import type { OutlineEntry } from './headings.js';
-import type { PdfGraphics, PdfTextItem } from './types.js';
+import type { PageFrame, PdfGraphics, PdfTextItem } from './types.js';
 
 /**
  * Most text runs taken from one page. A dense page (a directory, a map's labels) has a few thousand; past this a page
@@ -25,8 +25,8 @@ export type SandboxRequest =
 /** The text of one page. */
 export interface SandboxPage {
   readonly number: number;
-  /** The page's visible area (its crop box) in PDF space: `[x0, y0, x1, y1]`, where boxes are measured from. */
-  readonly view?: readonly [number, number, number, number];
+  /** How the page is shown: where the boxes of its text are measured from. */
+  readonly frame?: PageFrame;
   readonly items: PdfTextItem[];
   /** The page had more text runs than the reader takes from one page; the rest were dropped. */
   readonly truncated: boolean;
@@ -114,7 +114,7 @@ export interface SandboxGraphics {
 export type SandboxReply =
   | { readonly op: 'ready' }
   | { readonly op: 'opened'; readonly pages: number; readonly outline: OutlineEntry[]; readonly warnings: string[]; readonly title?: string }
-  | { readonly op: 'page'; readonly number: number; readonly packed: PackedItems; readonly truncated: boolean; readonly view?: readonly [number, number, number, number] }
+  | { readonly op: 'page'; readonly number: number; readonly packed: PackedItems; readonly truncated: boolean; readonly frame?: PageFrame }
   | ({ readonly op: 'graphics' } & SandboxGraphics)
   | { readonly op: 'closed' }
   | { readonly op: 'failed'; readonly code: string; readonly message: string; readonly page?: number };

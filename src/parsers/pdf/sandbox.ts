@@ -140,7 +140,7 @@ export async function openPdfSession(source: SandboxSource, options: PdfSessionO
       try {
         const reply = await pending;
         if (reply.op !== 'page') throw replyError(reply);
-        return { number: reply.number, items: unpackItems(reply.packed), truncated: reply.truncated, ...(reply.view !== undefined ? { view: reply.view } : {}) };
+        return { number: reply.number, items: unpackItems(reply.packed), truncated: reply.truncated, ...(reply.frame !== undefined ? { frame: reply.frame } : {}) };
       } finally {
         requested.delete(number);
       }

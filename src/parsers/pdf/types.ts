@@ -38,6 +38,12 @@ export interface PdfTextItem {
  * (as a viewer draws a highlight); the box of a glyph is its em square, from its font's descent (as pdfminer and
  * pdfplumber measure characters).
  */
+/**
+ * How a page is shown: pdf.js's view transform at scale 1, `[a, b, c, d, e, f]`, from PDF space to points from the
+ * top left of the page as a viewer shows it (its crop box, turned by its `/Rotate`).
+ */
+export type PageFrame = readonly [number, number, number, number, number, number];
+
 export interface GlyphBox {
   /** 1-based page number. */
   readonly page: number;

@@ -71,6 +71,35 @@ describe('block boxes on pages the writer set', () => {
   });
 });
 
+describe('boxes on a page a viewer turns (/Rotate)', () => {
+  const PAGE_WIDTH = 612;
+  /** Where an upright page's box is once a viewer turns the page clockwise by `rotate`. */
+  const turned = (box: TextBox, rotate: 90 | 180 | 270) => {
+    const { x, y, width: w, height: h } = box;
+    if (rotate === 90) return { x: PAGE_HEIGHT - (y + h), y: x, width: h, height: w };
+    if (rotate === 180) return { x: PAGE_WIDTH - (x + w), y: PAGE_HEIGHT - (y + h), width: w, height: h };
+    return { x: y, y: PAGE_WIDTH - (x + w), width: h, height: w };
+  };
+
+  it('the same text, each box where the turned page shows it', async () => {
+    const { pages } = columnPages({ columns: 2, paragraphs: PARAGRAPHS.slice(0, 4), size: 10 });
+    const upright = await parsePdf(buildPdf(pages));
+    const boxes = upright.blocks.flatMap((b) => b.boxes ?? []);
+    expect(boxes.length).toBeGreaterThan(20);
+    for (const rotate of [90, 180, 270] as const) {
+      const doc = await parsePdf(buildPdf(pages.map((page) => ({ ...page, rotate }))));
+      expect(doc.text).toBe(upright.text);
+      const got = doc.blocks.flatMap((b) => b.boxes ?? []);
+      expect(got.map((b) => [b.start, b.end])).toEqual(boxes.map((b) => [b.start, b.end]));
+      const off = got.filter((box, i) => {
+        const want = turned(boxes[i] as TextBox, rotate);
+        return Math.abs(box.x - want.x) > 0.02 || Math.abs(box.y - want.y) > 0.02 || Math.abs(box.width - want.width) > 0.02 || Math.abs(box.height - want.height) > 0.02;
+      });
+      expect(off, `rotate ${rotate}`).toEqual([]);
+    }
+  });
+});
+
 describe('chunk boxes', () => {
   it('a page mixing a table with three columns of prose: the glyphs inside each chunk\'s boxes read its text', async () => {
     const { pages } = columnPages({ columns: 3, paragraphs: PARAGRAPHS.slice(0, 10), across: { top: 180, table: TABLE }, stamp: STAMP });
