@@ -66,7 +66,7 @@ export function buildDist(root: string = ROOT): void {
   if (result.status !== 0) throw new Error('tsc failed; the bench needs dist/');
 }
 
-/** The benchmarks' own package: the peers only they run (chonkie, pdf-parse), out of the repository's install. */
+/** The benchmarks' own package: the peers only they run (chonkie, pdf-parse, turndown), out of the repository's install. */
 export const BENCH_PACKAGE = join(ROOT, 'bench');
 
 /**
