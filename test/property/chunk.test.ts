@@ -3,8 +3,6 @@
  * several sizes and units; and stream output equal to `chunkText` under random write sizes.
  */
 import { readFileSync } from 'node:fs';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/api/chunk.js';
@@ -13,13 +11,11 @@ import { runCore } from '../../src/core.js';
 import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
 import { createSizer } from '../../src/chunking/sizers/index.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
-import { chunk } from '../../src/stream/chunk.js';
-import { parse } from '../../src/stream/parse.js';
-import type { Chunk } from '../../src/types.js';
 import { checkChunks } from '../support/chunk-contracts.js';
 import { cutInto, markdownDocument } from '../support/markdown-arbitrary.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';
 import { fcParams } from '../support/property.js';
+import { streamMarkdownChunks } from '../support/stream-chunks.js';
 
 /** Chunks `text` and checks every contract; returns overlap counts. */
 function check(text: string, options: ChunkOptions) {
@@ -29,17 +25,6 @@ function check(text: string, options: ChunkOptions) {
   const blocks = runCore(createHeadingStage(), parseMarkdown(clean));
   const { chunks } = chunkText(clean, options);
   return checkChunks(clean, blocks, chunks, config, sizer);
-}
-
-async function streamChunks(pieces: Uint8Array[], options: ChunkOptions): Promise<Chunk[]> {
-  const out: Chunk[] = [];
-  await pipeline(
-    Readable.from(pieces, { objectMode: true }),
-    parse({ format: 'markdown', batchSize: 1024 }),
-    chunk(options),
-    new Writable({ objectMode: true, write: (c, _e, cb) => (out.push(c), cb()) }),
-  );
-  return out;
 }
 
 const SIZES: ChunkOptions[] = [
@@ -73,7 +58,7 @@ describe('chunk contracts over generated Markdown', () => {
     await fc.assert(
       fc.asyncProperty(markdownDocument, fc.constantFrom(...SIZES), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), async (text, size, cuts) => {
         const expected = chunkText(text, { ...size, batchSize: 1024 }).chunks;
-        const streamed = await streamChunks(cutInto(Buffer.from(text), cuts), size);
+        const streamed = await streamMarkdownChunks(cutInto(Buffer.from(text), cuts), size);
         expect(streamed).toEqual(expected);
       }),
       fcParams(40),
@@ -128,7 +113,7 @@ describeCorpus('chunk contracts', () => {
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (const file of files.slice(0, 30)) {
       const bytes = readFileSync(file);
-      const streamed = await streamChunks(cutInto(bytes, Array.from({ length: 40 }, random)), { maxSize: 128 });
+      const streamed = await streamMarkdownChunks(cutInto(bytes, Array.from({ length: 40 }, random)), { maxSize: 128 });
       expect(streamed, file).toEqual(chunkText(bytes, { maxSize: 128, batchSize: 1024 }).chunks);
     }
   });

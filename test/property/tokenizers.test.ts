@@ -6,8 +6,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/api/chunk.js';
@@ -17,14 +15,13 @@ import { createHeadingStage } from '../../src/chunking/heading-tracker.js';
 import { createSizer } from '../../src/chunking/sizers/index.js';
 import { parseMarkdown } from '../../src/parsers/markdown/parse.js';
 import { withOverhead } from '../../src/protocols.js';
-import { chunk } from '../../src/stream/chunk.js';
-import { parse } from '../../src/stream/parse.js';
 import type { Chunk } from '../../src/types.js';
 import { checkChunks } from '../support/chunk-contracts.js';
 import { corpusFiles, describeCorpus } from '../support/corpus.js';
 import { FIXTURE_TOKENIZERS, fixtureTokenizer, HAS_QWEN3, QWEN3, referenceCounter } from '../support/hf-reference.js';
 import { cutInto, markdownBlock } from '../support/markdown-arbitrary.js';
 import { fcParams } from '../support/property.js';
+import { streamMarkdownChunks } from '../support/stream-chunks.js';
 import { tokenizerText } from '../support/tokenizer-text.js';
 
 const NODE_DOCS = '/usr/share/doc/nodejs/api';
@@ -52,17 +49,6 @@ async function checkWithReference(text: string, options: ChunkOptions, path: str
   return chunks;
 }
 
-async function streamChunks(pieces: Uint8Array[], options: ChunkOptions): Promise<Chunk[]> {
-  const out: Chunk[] = [];
-  await pipeline(
-    Readable.from(pieces, { objectMode: true }),
-    parse({ format: 'markdown', batchSize: 1024 }),
-    chunk(options),
-    new Writable({ objectMode: true, write: (c, _e, cb) => (out.push(c), cb()) }),
-  );
-  return out;
-}
-
 describe('chunk contracts with Hugging Face tokenizers', () => {
   // From 40 up: one grapheme cluster cannot be cut, and a family emoji is 25 byte-fallback tokens.
   const settings = fc.record({ maxSize: fc.constantFrom(40, 64, 200), contextualize: fc.boolean(), overlap: fc.constantFrom(0, 0, 3) });
@@ -83,7 +69,7 @@ describe('chunk contracts with Hugging Face tokenizers', () => {
       fc.asyncProperty(document, fc.constantFrom(...FIXTURE_TOKENIZERS), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), async (text, name, cuts) => {
         const options = { tokenizer: fixtureTokenizer(name), maxSize: 48, contextualize: true };
         const expected = chunkText(text, { ...options, batchSize: 1024 }).chunks;
-        expect(await streamChunks(cutInto(Buffer.from(text), cuts), options)).toEqual(expected);
+        expect(await streamMarkdownChunks(cutInto(Buffer.from(text), cuts), options)).toEqual(expected);
       }),
       fcParams(20),
     );
