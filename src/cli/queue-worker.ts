@@ -71,6 +71,24 @@ function jobName(job: Job<ChunkJobData> | undefined): string {
   return `${job?.id ?? '?'} ${typeof job?.data?.source === 'string' ? job.data.source : '?'}`;
 }
 
+/** The arguments of `worker`, parsed. */
+type WorkerArgs = Exclude<ReturnType<typeof parseWorkerArgs>, 'help'>;
+
+/** What a running `worker` command keeps: when it started and what it has seen, for its log and its figures. */
+interface WorkerSession {
+  readonly started: number;
+  /** When the last job ended, for --stats-json: the time after it is spent waiting for the queue to empty. */
+  lastJobMs: number | undefined;
+  /** When the worker could first reach Redis. */
+  readyMs: number | undefined;
+  /** The last error line written, so that a Redis that stays down is reported once. */
+  lastError: string;
+  /** SIGINT or SIGTERM received so far. */
+  interrupts: number;
+  /** The queue was lost (ERR_QUEUE_LOST) rather than drained. */
+  lost: boolean;
+}
+
 /** Runs `chunkstream worker`; resolves with the exit code once the worker has stopped. */
 export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.EventEmitter = process): Promise<number> {
   let args: ReturnType<typeof parseWorkerArgs>;
@@ -87,33 +105,41 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
     io.stdout.write(HELP);
     return 0;
   }
-  let queueModule;
-  try {
-    queueModule = await loadQueueModule();
-  } catch (error) {
-    if (!isChunkError(error)) throw error;
-    io.stderr.write(`chunkstream worker: ${error.code} ${error.message}\n`);
-    return 1;
-  }
-  const started = performance.now();
+  const queueModule = await loadQueueModule().catch((error: unknown) => cannotStart(io, error));
+  if (typeof queueModule === 'number') return queueModule;
+  const session: WorkerSession = { started: performance.now(), lastJobMs: undefined, readyMs: undefined, lastError: '', interrupts: 0, lost: false };
   const cpuStart = process.cpuUsage();
-  let chunkWorker: ChunkWorker;
+  const chunkWorker = createWorkerOrExit(queueModule, args, io);
+  if (typeof chunkWorker === 'number') return chunkWorker;
+  logWorkerEvents(chunkWorker, io, session, args.quiet);
+  await serveUntilStopped(chunkWorker, args, io, session, signals);
+  await reportWorkerFigures(chunkWorker, args, io, session, process.cpuUsage(cpuStart));
+  if (chunkWorker.figures().handedBack > 0 || session.interrupts >= 2) return 130;
+  return session.lost ? 1 : 0;
+}
+
+/** The library's worker over these arguments, or the exit code when it cannot start (ioredis missing, a bad root). */
+function createWorkerOrExit(queueModule: Awaited<ReturnType<typeof loadQueueModule>>, args: WorkerArgs, io: QueueIo): ChunkWorker | number {
   try {
-    chunkWorker = queueModule.createChunkWorker(args.options);
+    return queueModule.createChunkWorker(args.options);
   } catch (error) {
     // A root that is not a folder is a usage error; a missing ioredis is not.
     if (isChunkError(error, 'ERR_INVALID_OPTION')) return usageError(io, 'worker', error);
-    if (!isChunkError(error)) throw error;
-    io.stderr.write(`chunkstream worker: ${error.code} ${error.message}\n`);
-    return 1;
+    return cannotStart(io, error);
   }
-  const { worker, config } = chunkWorker;
-  const log = (line: string): void => void io.stdout.write(`${line}\n`);
-  const quiet = args.quiet;
+}
 
-  // When the last job ended, for --stats-json: the time after it is spent waiting for the queue to empty.
-  let lastJobMs: number | undefined;
-  const jobEnded = (): void => void (lastJobMs = performance.now() - started);
+/** Says why the worker cannot start (a `ChunkError`: a missing peer dependency) and gives exit code 1; rethrows anything else. */
+function cannotStart(io: QueueIo, error: unknown): number {
+  if (!isChunkError(error)) throw error;
+  io.stderr.write(`chunkstream worker: ${error.code} ${error.message}\n`);
+  return 1;
+}
+
+/** Writes a line per job event on stdout (unless quiet) and Redis trouble on stderr, and notes when each job ended. */
+function logWorkerEvents({ worker }: ChunkWorker, io: QueueIo, session: WorkerSession, quiet: boolean): void {
+  const log = (line: string): void => void io.stdout.write(`${line}\n`);
+  const jobEnded = (): void => void (session.lastJobMs = performance.now() - session.started);
   worker.on('completed', jobEnded);
   worker.on('failed', jobEnded);
   worker.on('active', (job: Job<ChunkJobData>) => quiet || log(`active ${jobName(job)}`));
@@ -125,28 +151,33 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   });
   // This worker found a job whose worker stopped renewing its lock, and put it back in the queue.
   worker.on('stalled', (jobId: string) => log(`stalled ${jobId} back in the queue: its worker stopped answering`));
-  let lastError = '';
-  const sayError = (error: Error): void => {
-    // A Redis that is down repeats the same error on every reconnection attempt: say it once.
-    const line = isChunkError(error) ? `${error.code} ${error.message}` : error.message;
-    if (line === lastError) return;
-    lastError = line;
-    io.stderr.write(`chunkstream worker: ${line}\n`);
-  };
-  worker.on('error', sayError);
+  worker.on('error', (error: Error) => sayError(io, session, error));
   worker.on('ready', () => {
-    lastError = '';
+    session.lastError = '';
   });
+}
 
-  let interrupts = 0;
+/** Writes an error on stderr, unless it is the one written last: a Redis that is down repeats it on every reconnection attempt. */
+function sayError(io: QueueIo, session: WorkerSession, error: Error): void {
+  const line = isChunkError(error) ? `${error.code} ${error.message}` : error.message;
+  if (line === session.lastError) return;
+  session.lastError = line;
+  io.stderr.write(`chunkstream worker: ${line}\n`);
+}
+
+/**
+ * Takes jobs until the first SIGINT or SIGTERM (or, with --exit-when-drained, until the queue is empty), then closes
+ * the worker once the jobs in progress are done; a second signal hands them back, a third exits at once.
+ */
+async function serveUntilStopped(chunkWorker: ChunkWorker, args: WorkerArgs, io: QueueIo, session: WorkerSession, signals: NodeJS.EventEmitter): Promise<void> {
   let stopped!: () => void;
   const stop = new Promise<void>((resolve) => (stopped = resolve));
   const onSignal = (): void => {
-    interrupts++;
-    if (interrupts === 1) {
+    session.interrupts++;
+    if (session.interrupts === 1) {
       io.stderr.write('chunkstream worker: stopping, finishing the jobs in progress (again to hand them back)\n');
       stopped();
-    } else if (interrupts === 2) {
+    } else if (session.interrupts === 2) {
       io.stderr.write('chunkstream worker: handing the jobs in progress back to the queue\n');
       void chunkWorker.close({ handBack: true });
     } else {
@@ -155,24 +186,15 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
   };
   signals.on('SIGINT', onSignal);
   signals.on('SIGTERM', onSignal);
-
-  let readyMs: number | undefined;
-  let lost = false;
   try {
-    const ready = chunkWorker.ready().then((start) => {
-      readyMs = performance.now() - started;
-      const reading = start.inputRoots.length === 0 ? 'reading inline documents only' : `reading files under ${start.inputRoots.join(', ')}`;
-      io.stderr.write(`chunkstream worker ${config.workerId}: taking jobs from ${config.queue} at ${config.label}, concurrency ${config.concurrency}, ${reading}, writing to ${config.outDir}\n`);
-      for (const w of start.warnings) io.stderr.write(`chunkstream worker: warning: ${w.message}\n`);
-    });
     // Ctrl-C must work while Redis is still out of reach.
-    await Promise.race([ready, stop]);
-    if (interrupts === 0 && args.drain) {
+    await Promise.race([announceWhenReady(chunkWorker, io, session), stop]);
+    if (session.interrupts === 0 && args.drain) {
       await Promise.race([stop, chunkWorker.untilQueueDone()]).catch((error: unknown) => {
         // The queue was lost rather than done: say so, and exit 1 rather than 0.
         if (!isChunkError(error, 'ERR_QUEUE_LOST')) throw error;
-        lost = true;
-        sayError(error);
+        session.lost = true;
+        sayError(io, session, error);
       });
     } else await stop;
     await chunkWorker.close();
@@ -180,15 +202,26 @@ export async function runWorker(argv: string[], io: QueueIo, signals: NodeJS.Eve
     signals.off('SIGINT', onSignal);
     signals.off('SIGTERM', onSignal);
   }
+}
 
+/** Says on stderr where the worker takes jobs from and what it reads, once it has reached Redis. */
+async function announceWhenReady(chunkWorker: ChunkWorker, io: QueueIo, session: WorkerSession): Promise<void> {
+  const start = await chunkWorker.ready();
+  const { config } = chunkWorker;
+  session.readyMs = performance.now() - session.started;
+  const reading = start.inputRoots.length === 0 ? 'reading inline documents only' : `reading files under ${start.inputRoots.join(', ')}`;
+  io.stderr.write(`chunkstream worker ${config.workerId}: taking jobs from ${config.queue} at ${config.label}, concurrency ${config.concurrency}, ${reading}, writing to ${config.outDir}\n`);
+  for (const w of start.warnings) io.stderr.write(`chunkstream worker: warning: ${w.message}\n`);
+}
+
+/** Writes the worker's counts on stderr and, with --stats-json, its figures to that file. */
+async function reportWorkerFigures(chunkWorker: ChunkWorker, args: WorkerArgs, io: QueueIo, session: WorkerSession, cpu: NodeJS.CpuUsage): Promise<void> {
   const f = chunkWorker.figures();
-  const wallMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuStart);
+  const { config } = chunkWorker;
+  const wallMs = performance.now() - session.started;
   io.stderr.write(`chunkstream worker ${config.workerId}: ${f.completed} completed, ${f.failed} failed, ${f.retried} retried, ${f.handedBack} handed back\n`);
   if (args.statsJson !== undefined) {
-    const figures = { workerId: config.workerId, ...f, readyMs: readyMs ?? null, lastJobMs: lastJobMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
+    const figures = { workerId: config.workerId, ...f, readyMs: session.readyMs ?? null, lastJobMs: session.lastJobMs ?? null, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: peakRssBytes() };
     await writeFile(args.statsJson, JSON.stringify(figures, null, 2) + '\n');
   }
-  if (f.handedBack > 0 || interrupts >= 2) return 130;
-  return lost ? 1 : 0;
 }
