@@ -240,152 +240,212 @@ function joinRunOns(groups: readonly LineGroup[], continuations: readonly boolea
   return merged;
 }
 
+/** A heading found at a line: its depth, its title when an outline gives one, and how many lines it takes. */
+interface HeadingAt {
+  depth: Depth;
+  title?: string;
+  count: number;
+}
+
+/** One page being laid out: its lines and what is known of them, and the groups read so far. */
+interface PageReader {
+  readonly lines: readonly PdfLine[];
+  readonly ctx: PageContext;
+  readonly g: Geometry;
+  /** The break before each line. */
+  readonly breaks: readonly Break[];
+  /** Texts set twice or more on the page (labels, never headings). */
+  readonly labels: ReadonlySet<string>;
+  readonly groups: LineGroup[];
+  /** Whether each group may run on from the one before it (it opens a new column or region). */
+  readonly continuations: boolean[];
+}
+
 /** Lays out the ordered lines of one page into groups. */
 export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLayout {
   const g = measure(lines);
   const breaks = lines.map((_, i) => breakBefore(lines, i, g));
-  const groups: LineGroup[] = [];
-  const continuations: boolean[] = [];
-  let i = 0;
-  const labels = repeatedTexts(lines);
-  const headingAt = (k: number, previousIsHeading: boolean): { depth: Depth; title?: string; count: number } | null => {
-    const line = lines[k] as PdfLine;
-    if (line.insert !== undefined) return null;
-    const outlined = ctx.outlineHeadings?.get(k);
-    if (outlined !== undefined) return outlined;
-    // Headings come from the text's flow: a figure's labels, and a label repeated on the page, are none.
-    const least = ctx.minFontDepth ?? 1;
-    if (least > 6 || line.figure === true || labels.has(line.text)) return null;
-    // Below an outline, only a size larger than the body's and no larger than the outline's headings makes a
-    // heading, and only of words (a formula set large, `γ α`, is none): a bold or italic line at the body size is
-    // emphasis there, and a title larger than every heading of the outline is the cover's.
-    if (ctx.outlineHeadings !== undefined) {
-      const most = ctx.maxFontHeadingSize ?? 0;
-      if (line.fontSize < LARGER * ctx.bodySize || line.fontSize > most + SIZE_TOLERANCE || !WORD.test(line.text)) return null;
-    }
-    const depth = fontHeadingDepth(line, {
-      bodySize: ctx.bodySize,
-      bodyFont: ctx.bodyFont,
-      startsBlock: breaks[k] !== 'none' || previousIsHeading,
-      columnWidth: g.widths.get(line.region) ?? line.right - line.x,
-      ...(ctx.ranks !== undefined ? { ranks: ctx.ranks } : {}),
-    });
-    return depth === null ? null : { depth: Math.max(depth, least) as Depth, count: 1 };
-  };
-  while (i < lines.length) {
-    const line = lines[i] as PdfLine;
-    if (line.insert !== undefined) {
-      const grid = line.insert >= 0 ? ctx.tables?.[line.insert] : undefined;
-      if (grid !== undefined) {
-        groups.push({ kind: 'table', grid, lines: [line] });
-        continuations.push(breaks[i] === 'region');
-      }
-      i++;
-      continue;
-    }
-    const heading = headingAt(i, false);
-    if (heading !== null) {
-      let end = i + heading.count;
-      if (heading.title === undefined) {
-        // Consecutive lines of one heading style make one heading (a title set on two lines).
-        while (end < lines.length && breaks[end] === 'none' && end - i < 4) {
-          const next = lines[end] as PdfLine;
-          const h = headingAt(end, true);
-          if (h === null || h.title !== undefined || h.depth !== heading.depth || next.fontName !== line.fontName) break;
-          end++;
-        }
-        let length = 0;
-        for (let k = i; k < end; k++) length += (lines[k] as PdfLine).text.length;
-        // Below an outline, a heading the fonts make must read as a title (not a sentence of a cover page).
-        const untitled = ctx.outlineHeadings !== undefined && !isTitle(lines.slice(i, end).map((l) => l.text).join(' '));
-        if (end - i >= 4 || length > 200 || untitled) {
-          // Four lines or more (or a long text) in a larger font are a paragraph set large, not a heading.
-          end = i + 1;
-          while (end < lines.length && breaks[end] === 'none') end++;
-          groups.push({ kind: 'paragraph', lines: lines.slice(i, end) });
-          continuations.push(false);
-          i = end;
-          continue;
-        }
-      }
-      const group: LineGroup = { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth };
-      groups.push(heading.title === undefined ? group : { ...group, title: heading.title });
-      continuations.push(false);
-      i = end;
-      continue;
-    }
-    if (line.monospace) {
-      // A run of lines in a fixed-pitch font is code; a blank line inside it (a larger step) does not end it.
-      let end = i + 1;
-      while (end < lines.length) {
-        const next = lines[end] as PdfLine;
-        const prev = lines[end - 1] as PdfLine;
-        if (!next.monospace || next.insert !== undefined || next.region !== prev.region || headingAt(end, false) !== null) break;
-        if (prev.y - next.y > 2.6 * g.step * next.fontSize || prev.y <= next.y) break;
-        end++;
-      }
-      groups.push({ kind: 'code', lines: lines.slice(i, end) });
-      continuations.push(false);
-      i = end;
-      continue;
-    }
-    const marker = lineMarker(line);
-    if (marker !== null) {
-      const items: PdfLine[][] = [];
-      let k = i;
-      while (k < lines.length) {
-        const start = lines[k] as PdfLine;
-        if (items.length > 0) {
-          // The next item may follow after a small gap (lists with spacing), in the same column.
-          const prev = lines[k - 1] as PdfLine;
-          if (lineMarker(start) !== marker || start.region !== prev.region || headingAt(k, false) !== null) break;
-          if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - items[0]![0]!.x) > 2 * start.fontSize) break;
-        }
-        const item = [withBullet(start)];
-        const hang = itemTextX(start);
-        k++;
-        while (k < lines.length) {
-          const next = lines[k] as PdfLine;
-          const prev = lines[k - 1] as PdfLine;
-          if (lineMarker(next) !== null || next.insert !== undefined || next.monospace) break;
-          if (ctx.outlineHeadings?.has(k) === true || headingAt(k, false) !== null) break;
-          const right = breaks[k] === 'none' && next.x >= start.x + 0.3 * next.fontSize;
-          // The item's text wraps at its own indent (a hanging indent), which reads as a first-line indent.
-          const hanging = closeBelow(prev, next, g) && Math.abs(next.x - hang) <= 0.6 * next.fontSize;
-          // Or it wraps back to the left of the bullet, while the sentence runs on.
-          const outdented = closeBelow(prev, next, g) && next.x < start.x - 0.3 * next.fontSize && !SENTENCE_END.test(prev.text);
-          if (!right && !hanging && !outdented) break;
-          item.push(next);
-          k++;
-        }
-        items.push(item);
-      }
-      groups.push({ kind: 'list', ordered: marker === 'ordered', items });
-      continuations.push(breaks[i] === 'region');
-      i = k;
-      continue;
-    }
-    let end = i + 1;
-    while (
-      end < lines.length &&
-      breaks[end] === 'none' &&
-      !(lines[end] as PdfLine).monospace &&
-      headingAt(end, false) === null &&
-      lineMarker(lines[end] as PdfLine) === null
-    ) {
-      end++;
-    }
-    // A paragraph also ends where the next column begins, unless its text runs on (no sentence end, or a lower-case start).
-    groups.push({ kind: 'paragraph', lines: lines.slice(i, end) });
-    continuations.push(breaks[i] === 'region');
-    i = end;
-  }
+  const page: PageReader = { lines, ctx, g, breaks, labels: repeatedTexts(lines), groups: [], continuations: [] };
+  for (let i = 0; i < lines.length; ) i = readGroup(page, i);
   // Paragraphs that run on from one column to the next are joined here; across pages, by the caller.
-  const merged = joinRunOns(groups, continuations, g.margins);
+  const merged = joinRunOns(page.groups, page.continuations, g.margins);
   const first = lines[0];
   return {
     groups: merged,
-    firstContinues: continuations[0] === true && (merged[0]?.kind === 'paragraph' || merged[0]?.kind === 'table'),
+    firstContinues: page.continuations[0] === true && (merged[0]?.kind === 'paragraph' || merged[0]?.kind === 'table'),
     firstMargin: first === undefined ? NaN : (g.margins.get(first.region) ?? NaN),
   };
+}
+
+/** Reads the group that starts at line `i` (a table, heading, code, list or paragraph); returns the line after it. */
+function readGroup(page: PageReader, i: number): number {
+  const line = page.lines[i] as PdfLine;
+  if (line.insert !== undefined) return readInsert(page, i, line.insert);
+  const heading = headingAt(page, i, false);
+  if (heading !== null) return readHeading(page, i, heading);
+  if (line.monospace) return readCode(page, i);
+  const marker = lineMarker(line);
+  if (marker !== null) return readList(page, i, marker);
+  return readParagraph(page, i);
+}
+
+/** Adds a group, and whether it may run on from the one before. */
+function addGroup(page: PageReader, group: LineGroup, continues: boolean): void {
+  page.groups.push(group);
+  page.continuations.push(continues);
+}
+
+/** The heading at line `k`, or null: from the outline when there is one, else from the line's font. */
+function headingAt(page: PageReader, k: number, previousIsHeading: boolean): HeadingAt | null {
+  const { ctx } = page;
+  const line = page.lines[k] as PdfLine;
+  if (line.insert !== undefined) return null;
+  const outlined = ctx.outlineHeadings?.get(k);
+  if (outlined !== undefined) return outlined;
+  // Headings come from the text's flow: a figure's labels, and a label repeated on the page, are none.
+  const least = ctx.minFontDepth ?? 1;
+  if (least > 6 || line.figure === true || page.labels.has(line.text)) return null;
+  // Below an outline, only a size larger than the body's and no larger than the outline's headings makes a
+  // heading, and only of words (a formula set large, `γ α`, is none): a bold or italic line at the body size is
+  // emphasis there, and a title larger than every heading of the outline is the cover's.
+  if (ctx.outlineHeadings !== undefined) {
+    const most = ctx.maxFontHeadingSize ?? 0;
+    if (line.fontSize < LARGER * ctx.bodySize || line.fontSize > most + SIZE_TOLERANCE || !WORD.test(line.text)) return null;
+  }
+  const depth = fontHeadingDepth(line, {
+    bodySize: ctx.bodySize,
+    bodyFont: ctx.bodyFont,
+    startsBlock: page.breaks[k] !== 'none' || previousIsHeading,
+    columnWidth: page.g.widths.get(line.region) ?? line.right - line.x,
+    ...(ctx.ranks !== undefined ? { ranks: ctx.ranks } : {}),
+  });
+  return depth === null ? null : { depth: Math.max(depth, least) as Depth, count: 1 };
+}
+
+/** Reads a table set in at line `i` (an insert of another kind, or a table not found, adds nothing). */
+function readInsert(page: PageReader, i: number, insert: number): number {
+  const grid = insert >= 0 ? page.ctx.tables?.[insert] : undefined;
+  if (grid !== undefined) addGroup(page, { kind: 'table', grid, lines: [page.lines[i] as PdfLine] }, page.breaks[i] === 'region');
+  return i + 1;
+}
+
+/**
+ * Reads a heading at line `i`: the outline's, or the font's with the lines after it in the same style (a title set
+ * on two lines); a font's heading of four lines or more, a long text, or one that does not read as a title below
+ * an outline, is a paragraph set large instead.
+ */
+function readHeading(page: PageReader, i: number, heading: HeadingAt): number {
+  const { lines } = page;
+  let end = i + heading.count;
+  if (heading.title === undefined) {
+    end = fontHeadingEnd(page, i, end, heading.depth);
+    let length = 0;
+    for (let k = i; k < end; k++) length += (lines[k] as PdfLine).text.length;
+    // Below an outline, a heading the fonts make must read as a title (not a sentence of a cover page).
+    const untitled = page.ctx.outlineHeadings !== undefined && !isTitle(lines.slice(i, end).map((l) => l.text).join(' '));
+    if (end - i >= 4 || length > 200 || untitled) {
+      // Four lines or more (or a long text) in a larger font are a paragraph set large, not a heading.
+      end = i + 1;
+      while (end < lines.length && page.breaks[end] === 'none') end++;
+      addGroup(page, { kind: 'paragraph', lines: lines.slice(i, end) }, false);
+      return end;
+    }
+  }
+  const group: LineGroup = { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth };
+  addGroup(page, heading.title === undefined ? group : { ...group, title: heading.title }, false);
+  return end;
+}
+
+/**
+ * Where a heading without a title at line `i` ends, its lines read up to `from`: consecutive lines of one heading
+ * style make one heading (up to four).
+ */
+function fontHeadingEnd(page: PageReader, i: number, from: number, depth: Depth): number {
+  const { lines } = page;
+  const fontName = (lines[i] as PdfLine).fontName;
+  let end = from;
+  while (end < lines.length && page.breaks[end] === 'none' && end - i < 4) {
+    const h = headingAt(page, end, true);
+    if (h === null || h.title !== undefined || h.depth !== depth || (lines[end] as PdfLine).fontName !== fontName) break;
+    end++;
+  }
+  return end;
+}
+
+/** Reads code at line `i`: a run of lines in a fixed-pitch font; a blank line inside it (a larger step) does not end it. */
+function readCode(page: PageReader, i: number): number {
+  const { lines, g } = page;
+  let end = i + 1;
+  while (end < lines.length) {
+    const next = lines[end] as PdfLine;
+    const prev = lines[end - 1] as PdfLine;
+    if (!next.monospace || next.insert !== undefined || next.region !== prev.region || headingAt(page, end, false) !== null) break;
+    if (prev.y - next.y > 2.6 * g.step * next.fontSize || prev.y <= next.y) break;
+    end++;
+  }
+  addGroup(page, { kind: 'code', lines: lines.slice(i, end) }, false);
+  return end;
+}
+
+/** Reads a list at line `i`: items with the same kind of marker, each its marker's line and the lines it wraps onto. */
+function readList(page: PageReader, i: number, marker: 'bullet' | 'ordered'): number {
+  const { lines, g } = page;
+  const items: PdfLine[][] = [];
+  let k = i;
+  while (k < lines.length) {
+    const start = lines[k] as PdfLine;
+    if (items.length > 0) {
+      // The next item may follow after a small gap (lists with spacing), in the same column.
+      const prev = lines[k - 1] as PdfLine;
+      if (lineMarker(start) !== marker || start.region !== prev.region || headingAt(page, k, false) !== null) break;
+      if (prev.y - start.y > 2.6 * g.step * start.fontSize || Math.abs(start.x - items[0]![0]!.x) > 2 * start.fontSize) break;
+    }
+    const end = listItemEnd(page, k);
+    items.push([withBullet(start), ...lines.slice(k + 1, end)]);
+    k = end;
+  }
+  addGroup(page, { kind: 'list', ordered: marker === 'ordered', items }, page.breaks[i] === 'region');
+  return k;
+}
+
+/** Where the list item whose marker is on line `k` ends: after the lines its text wraps onto. */
+function listItemEnd(page: PageReader, k: number): number {
+  const { lines, g } = page;
+  const start = lines[k] as PdfLine;
+  const hang = itemTextX(start);
+  let end = k + 1;
+  while (end < lines.length) {
+    const next = lines[end] as PdfLine;
+    const prev = lines[end - 1] as PdfLine;
+    if (lineMarker(next) !== null || next.insert !== undefined || next.monospace) break;
+    if (page.ctx.outlineHeadings?.has(end) === true || headingAt(page, end, false) !== null) break;
+    const right = page.breaks[end] === 'none' && next.x >= start.x + 0.3 * next.fontSize;
+    // The item's text wraps at its own indent (a hanging indent), which reads as a first-line indent.
+    const hanging = closeBelow(prev, next, g) && Math.abs(next.x - hang) <= 0.6 * next.fontSize;
+    // Or it wraps back to the left of the bullet, while the sentence runs on.
+    const outdented = closeBelow(prev, next, g) && next.x < start.x - 0.3 * next.fontSize && !SENTENCE_END.test(prev.text);
+    if (!right && !hanging && !outdented) break;
+    end++;
+  }
+  return end;
+}
+
+/**
+ * Reads a paragraph at line `i`: up to a break, code, a heading or a list marker. It may run on from the column
+ * before when it opens a column, which `joinRunOns` decides by its text (no sentence end, or a lower-case start).
+ */
+function readParagraph(page: PageReader, i: number): number {
+  const { lines } = page;
+  let end = i + 1;
+  while (
+    end < lines.length &&
+    page.breaks[end] === 'none' &&
+    !(lines[end] as PdfLine).monospace &&
+    headingAt(page, end, false) === null &&
+    lineMarker(lines[end] as PdfLine) === null
+  ) {
+    end++;
+  }
+  addGroup(page, { kind: 'paragraph', lines: lines.slice(i, end) }, page.breaks[i] === 'region');
+  return end;
 }
