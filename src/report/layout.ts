@@ -162,40 +162,100 @@ function checkChunks(chunks: readonly Chunk[], text: string): void {
 /** Cuts `text` into one band per chunk and the gaps between them. Throws `ERR_INVALID_INPUT` on chunks that are not slices of `text`. */
 export function layoutReport(input: readonly Chunk[], text: string, options: LayoutOptions = {}): ReportLayout {
   checkChunks(input, text);
-  const order = input.map((_, i) => i);
-  order.sort((a, b) => (input[a] as Chunk).start - (input[b] as Chunk).start || (input[a] as Chunk).end - (input[b] as Chunk).end || a - b);
-  const chunks = order.map((i) => input[i] as Chunk);
-  const n = chunks.length;
+  const chunks = sortChunks(input);
   const len = text.length;
   const pages = (options.pages ?? []).filter((p) => Number.isInteger(p.offset) && p.offset >= 0 && (p.offset < len || p.offset === 0));
+  const marks = indexMarks(chunks, pages, options.anchors ?? [], len);
+  const fill: Filling = {
+    text,
+    chunks,
+    marks,
+    runs: coverRuns(marks),
+    next: 0,
+    lastPage: 0,
+    foldPages: pages.length === 0,
+    counts: { overlapChars: 0, uncoveredChars: 0, addedChars: 0, coveredChars: 0 },
+  };
+  const items = itemRanges(chunks, len);
+  for (const item of items) fillItem(fill, item);
+  const { overlapChars, uncoveredChars, addedChars, coveredChars } = fill.counts;
+  return {
+    chunks,
+    items: items.map((it) => finishItem(it, chunks, text)),
+    figures: {
+      overlapChars,
+      uncoveredChars,
+      addedChars,
+      headingOnly: chunks.filter(isHeadingOnly).length,
+      indexedChars: chunks.reduce((sum, c) => sum + (c.end - c.start), 0),
+      coveredChars,
+    },
+  };
+}
 
-  // Every offset where something changes: chunk starts and ends, page starts, the two ends of the text.
+/** The chunks sorted by `(start, end)`, ties kept in input order. */
+function sortChunks(input: readonly Chunk[]): Chunk[] {
+  const order = input.map((_, i) => i);
+  order.sort((a, b) => (input[a] as Chunk).start - (input[b] as Chunk).start || (input[a] as Chunk).end - (input[b] as Chunk).end || a - b);
+  return order.map((i) => input[i] as Chunk);
+}
+
+/** Every offset where something changes, and what happens there. */
+interface Marks {
+  /** Chunk starts and ends, page starts, anchors and the two ends of the text, sorted. */
+  readonly cuts: readonly number[];
+  /** Band positions of the non-empty chunks starting (ending) at each offset. */
+  readonly startsAt: ReadonlyMap<number, number[]>;
+  readonly endsAt: ReadonlyMap<number, number[]>;
+  /** Page starts and anchors not placed yet, by offset (each is deleted once placed). */
+  readonly pagesAt: Map<number, PageMark[]>;
+  readonly anchorsAt: Map<number, number[]>;
+}
+
+/** Adds `value` to the list of `key` in `map`. */
+function addTo<T>(map: Map<number, T[]>, key: number, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** The offsets where chunks start and end, pages begin and anchors sit, and what each offset holds. */
+function indexMarks(chunks: readonly Chunk[], pages: readonly PageMark[], anchors: readonly number[], len: number): Marks {
   const points = new Set<number>([0, len]);
-  const startsAt = new Map<number, number[]>();
-  const endsAt = new Map<number, number[]>();
+  const marks = { startsAt: new Map<number, number[]>(), endsAt: new Map<number, number[]>(), pagesAt: new Map<number, PageMark[]>(), anchorsAt: new Map<number, number[]>() };
   chunks.forEach((c, k) => {
     points.add(c.start);
     points.add(c.end);
     if (c.end > c.start) {
-      (startsAt.get(c.start) ?? startsAt.set(c.start, []).get(c.start)!).push(k);
-      (endsAt.get(c.end) ?? endsAt.set(c.end, []).get(c.end)!).push(k);
+      addTo(marks.startsAt, c.start, k);
+      addTo(marks.endsAt, c.end, k);
     }
   });
-  const pagesAt = new Map<number, PageMark[]>();
   for (const p of pages) {
     points.add(p.offset);
-    (pagesAt.get(p.offset) ?? pagesAt.set(p.offset, []).get(p.offset)!).push(p);
+    addTo(marks.pagesAt, p.offset, p);
   }
-  const anchorsAt = new Map<number, number[]>();
-  (options.anchors ?? []).forEach((offset, i) => {
+  anchors.forEach((offset, i) => {
     if (!Number.isInteger(offset) || offset < 0 || offset > len) return;
     points.add(offset);
-    (anchorsAt.get(offset) ?? anchorsAt.set(offset, []).get(offset)!).push(i);
+    addTo(marks.anchorsAt, offset, i);
   });
-  const cuts = [...points].sort((a, b) => a - b);
+  return { cuts: [...points].sort((a, b) => a - b), ...marks };
+}
 
-  // Item ranges: band k runs from its start to the next start or the reach of the chunks so far.
-  const items: { kind: 'band' | 'gap'; position: number; start: number; end: number; pieces: Fragment[] }[] = [];
+/** A band or a gap while its pieces are collected. */
+interface ItemDraft {
+  kind: 'band' | 'gap';
+  position: number;
+  start: number;
+  end: number;
+  pieces: Fragment[];
+}
+
+/** Item ranges: band k runs from its start to the next start or the reach of the chunks so far; gaps lie between. */
+function itemRanges(chunks: readonly Chunk[], len: number): ItemDraft[] {
+  const n = chunks.length;
+  const items: ItemDraft[] = [];
   if (n === 0) items.push({ kind: 'gap', position: -1, start: 0, end: len, pieces: [] });
   else if (chunks[0]!.start > 0) items.push({ kind: 'gap', position: -1, start: 0, end: chunks[0]!.start, pieces: [] });
   let reach = 0;
@@ -206,10 +266,23 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     items.push({ kind: 'band', position: k, start: c.start, end: Math.min(next, reach), pieces: [] });
     if (reach < next) items.push({ kind: 'gap', position: -1, start: reach, end: next, pieces: [] });
   }
+  return items;
+}
 
-  // The runs between consecutive cuts, with the chunks containing each. Chunks enter `active` in band order
-  // (starts are sorted), so its first entries are the lowest positions without sorting.
-  const runs: { start: number; end: number; cover: number; chunks: number[] }[] = [];
+/** A run of text between two consecutive cuts: how many chunks contain it, and the first of them. */
+interface CoverRun {
+  readonly start: number;
+  readonly end: number;
+  readonly cover: number;
+  readonly chunks: number[];
+}
+
+/**
+ * The runs between consecutive cuts, with the chunks containing each. Chunks enter `active` in band order (starts
+ * are sorted), so its first entries are the lowest positions without sorting.
+ */
+function coverRuns({ cuts, startsAt, endsAt }: Marks): CoverRun[] {
+  const runs: CoverRun[] = [];
   const active = new Set<number>();
   for (let j = 0; j + 1 < cuts.length; j++) {
     const at = cuts[j] as number;
@@ -222,90 +295,97 @@ export function layoutReport(input: readonly Chunk[], text: string, options: Lay
     }
     runs.push({ start: at, end: cuts[j + 1] as number, cover: active.size, chunks: listed });
   }
-
-  let overlapChars = 0;
-  let coveredChars = 0;
-  let uncoveredChars = 0;
-  let addedChars = 0;
-  let lastPage = 0;
-  const placePages = (pieces: Fragment[], at: number): void => {
-    const marks = pagesAt.get(at);
-    if (marks === undefined) return;
-    for (const p of marks) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
-    pagesAt.delete(at);
-  };
-  const placeAnchors = (pieces: Fragment[], at: number): void => {
-    const marks = anchorsAt.get(at);
-    if (marks === undefined) return;
-    for (const anchor of marks) pieces.push({ kind: 'anchor', anchor });
-    anchorsAt.delete(at);
-  };
-  let r = 0;
-  for (const it of items) {
-    placePages(it.pieces, it.start);
-    placeAnchors(it.pieces, it.start);
-    if (it.kind === 'band') {
-      const c = chunks[it.position] as Chunk;
-      if (pages.length === 0 && c.pageStart !== undefined && c.pageStart > lastPage) {
-        // Pages with no chunk start of their own (blank pages) fold into the marker: "pages 5–7".
-        it.pieces.push({ kind: 'page', page: Math.min(lastPage + 1, c.pageStart), lastPage: c.pageStart, place: 'chunk' });
-      }
-      if (c.pageStart !== undefined) lastPage = Math.max(lastPage, c.pageEnd ?? c.pageStart);
-      if (c.prefix) {
-        it.pieces.push({ kind: 'prefix', of: it.position, text: c.prefix });
-        addedChars += c.prefix.length;
-      }
-      if (c.end === c.start && c.suffix) {
-        it.pieces.push({ kind: 'suffix', of: it.position, text: c.suffix });
-        addedChars += c.suffix.length;
-      }
-    }
-    for (; r < runs.length && (runs[r] as (typeof runs)[number]).start < it.end; r++) {
-      const run = runs[r] as (typeof runs)[number];
-      placePages(it.pieces, run.start);
-      placeAnchors(it.pieces, run.start);
-      const prev = it.pieces.at(-1);
-      if (prev?.kind === 'text' && prev.end === run.start && prev.cover === run.cover && sameList(prev.chunks, run.chunks)) {
-        it.pieces[it.pieces.length - 1] = { ...prev, end: run.end };
-      } else {
-        it.pieces.push({ kind: 'text', start: run.start, end: run.end, cover: run.cover, chunks: run.chunks });
-      }
-      if (run.cover >= 2) overlapChars += run.end - run.start;
-      if (run.cover >= 1) coveredChars += run.end - run.start;
-      if (run.cover === 0) uncoveredChars += countNonWhitespace(text, run.start, run.end);
-      for (const k of endsAt.get(run.end) ?? []) {
-        const c = chunks[k] as Chunk;
-        if (c.suffix) {
-          it.pieces.push({ kind: 'suffix', of: k, text: c.suffix });
-          addedChars += c.suffix.length;
-        }
-      }
-    }
-  }
-
-  const out = items.map((it) =>
-    it.kind === 'band'
-      ? ({ kind: 'band', position: it.position, chunk: chunks[it.position] as Chunk, start: it.start, end: it.end, pieces: it.pieces } satisfies Band)
-      : ({ kind: 'gap', start: it.start, end: it.end, blank: countNonWhitespace(text, it.start, it.end) === 0, pieces: it.pieces } satisfies Gap),
-  );
-  return {
-    chunks,
-    items: out,
-    figures: {
-      overlapChars,
-      uncoveredChars,
-      addedChars,
-      headingOnly: chunks.filter(isHeadingOnly).length,
-      indexedChars: chunks.reduce((sum, c) => sum + (c.end - c.start), 0),
-      coveredChars,
-    },
-  };
+  return runs;
 }
 
+/** What filling the items with their pieces goes through, and the figures it counts. */
+interface Filling {
+  readonly text: string;
+  readonly chunks: readonly Chunk[];
+  readonly marks: Marks;
+  readonly runs: readonly CoverRun[];
+  /** The first run not placed yet. */
+  next: number;
+  /** The last page a chunk so far reaches. */
+  lastPage: number;
+  /** No page starts were given: page markers are placed at the first chunk of each page. */
+  readonly foldPages: boolean;
+  readonly counts: { -readonly [K in 'overlapChars' | 'uncoveredChars' | 'addedChars' | 'coveredChars']: number };
+}
+
+/** Places the page markers and anchors at offset `at` not placed yet. */
+function placeMarks(fill: Filling, pieces: Fragment[], at: number): void {
+  const { pagesAt, anchorsAt } = fill.marks;
+  const pages = pagesAt.get(at);
+  if (pages !== undefined) {
+    for (const p of pages) pieces.push({ kind: 'page', page: p.page, lastPage: p.page, place: p.within ? 'within' : 'exact' });
+    pagesAt.delete(at);
+  }
+  const anchors = anchorsAt.get(at);
+  if (anchors !== undefined) {
+    for (const anchor of anchors) pieces.push({ kind: 'anchor', anchor });
+    anchorsAt.delete(at);
+  }
+}
+
+/** Adds added text (a prefix or a suffix) to an item's pieces and counts it. */
+function addAdded(fill: Filling, pieces: Fragment[], kind: 'prefix' | 'suffix', of: number, text: string): void {
+  pieces.push({ kind, of, text });
+  fill.counts.addedChars += text.length;
+}
+
+/** Fills an item with its pieces: the marks at its start, its chunk's page marker and prefix, then its runs of text. */
+function fillItem(fill: Filling, it: ItemDraft): void {
+  placeMarks(fill, it.pieces, it.start);
+  if (it.kind === 'band') openBand(fill, it);
+  for (; fill.next < fill.runs.length && (fill.runs[fill.next] as CoverRun).start < it.end; fill.next++) {
+    placeRun(fill, it.pieces, fill.runs[fill.next] as CoverRun);
+  }
+}
+
+/** The pieces a band opens with: a page marker where its chunk begins a page (no page starts given), its prefix, an empty chunk's suffix. */
+function openBand(fill: Filling, it: ItemDraft): void {
+  const c = fill.chunks[it.position] as Chunk;
+  if (fill.foldPages && c.pageStart !== undefined && c.pageStart > fill.lastPage) {
+    // Pages with no chunk start of their own (blank pages) fold into the marker: "pages 5–7".
+    it.pieces.push({ kind: 'page', page: Math.min(fill.lastPage + 1, c.pageStart), lastPage: c.pageStart, place: 'chunk' });
+  }
+  if (c.pageStart !== undefined) fill.lastPage = Math.max(fill.lastPage, c.pageEnd ?? c.pageStart);
+  if (c.prefix) addAdded(fill, it.pieces, 'prefix', it.position, c.prefix);
+  if (c.end === c.start && c.suffix) addAdded(fill, it.pieces, 'suffix', it.position, c.suffix);
+}
+
+/** Places a run of text (joined to the text piece before it when the same chunks hold both), counts it, then the suffixes of the chunks ending with it. */
+function placeRun(fill: Filling, pieces: Fragment[], run: CoverRun): void {
+  placeMarks(fill, pieces, run.start);
+  const prev = pieces.at(-1);
+  if (prev?.kind === 'text' && prev.end === run.start && prev.cover === run.cover && sameList(prev.chunks, run.chunks)) {
+    pieces[pieces.length - 1] = { ...prev, end: run.end };
+  } else {
+    pieces.push({ kind: 'text', start: run.start, end: run.end, cover: run.cover, chunks: run.chunks });
+  }
+  if (run.cover >= 2) fill.counts.overlapChars += run.end - run.start;
+  if (run.cover >= 1) fill.counts.coveredChars += run.end - run.start;
+  if (run.cover === 0) fill.counts.uncoveredChars += countNonWhitespace(fill.text, run.start, run.end);
+  for (const k of fill.marks.endsAt.get(run.end) ?? []) {
+    const c = fill.chunks[k] as Chunk;
+    if (c.suffix) addAdded(fill, pieces, 'suffix', k, c.suffix);
+  }
+}
+
+/** The band or gap an item draft becomes. */
+function finishItem(it: ItemDraft, chunks: readonly Chunk[], text: string): Band | Gap {
+  return it.kind === 'band'
+    ? ({ kind: 'band', position: it.position, chunk: chunks[it.position] as Chunk, start: it.start, end: it.end, pieces: it.pieces } satisfies Band)
+    : ({ kind: 'gap', start: it.start, end: it.end, blank: countNonWhitespace(text, it.start, it.end) === 0, pieces: it.pieces } satisfies Gap);
+}
+
+/** Whether two lists of band positions are equal. */
 function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Characters of `text[start, end)` that are not whitespace. */
 function countNonWhitespace(text: string, start: number, end: number): number {
   let n = 0;
   for (let i = start; i < end; i++) {
