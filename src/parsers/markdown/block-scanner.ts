@@ -486,108 +486,126 @@ class Scanner {
     return i === this.lineEnd;
   }
 
-  /** Tries the block starts at the line's first non-space: 0 none, 1 a container, 2 a leaf. */
   /** Starts the block the line's next characters open under `container`, if any (see `BlockStart`). */
   private startBlock(container: Block): BlockStart {
-    const text = this.text;
-    const at = this.nextNonspace;
-    const c = this.peek(at);
+    const c = this.peek(this.nextNonspace);
     if (!this.indented) {
-      // Block quote.
-      if (c === GREATER && !this.noContainers) {
-        this.advanceNextNonspace();
-        this.advanceOffset(1, false);
-        if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
-        this.closeUnmatched(true);
-        this.quoteLineEnds(this.addChild('blockquote', container, at));
-        return 'container';
-      }
-      const rest = text.slice(at, this.lineEnd);
-      // ATX heading.
-      if (c === HASH) {
-        const open = ATX_OPEN.exec(rest);
-        if (open !== null) {
-          this.closeUnmatched();
-          const heading = this.addChild('heading', container, at);
-          heading.depth = open[0].length;
-          heading.title = atxTitle(text, at + open[0].length, this.lineEnd);
-          return this.endLeafHere(heading);
-        }
-      }
-      // Fenced code.
-      if (c === BACKTICK || c === TILDE) {
-        const fence = FENCE_OPEN.exec(rest);
-        if (fence !== null) {
-          const info = rest.slice(fence[0].length);
-          if (c !== BACKTICK || !info.includes('`')) {
-            this.closeUnmatched();
-            const code = this.addChild('code', container, at);
-            code.fenceChar = c;
-            code.fenceLength = fence[0].length;
-            code.fenceOffset = this.indent;
-            Object.assign(code, readInfo(info));
-            return this.endLeafHere(code);
-          }
-        }
-      }
-      // Math (remark-math's `$$` blocks): a fence of two dollars or more, whose meta holds no dollar.
-      if (c === DOLLAR) {
-        const fence = MATH_OPEN.exec(rest);
-        if (fence !== null && !rest.includes('$', fence[0].length)) {
-          this.closeUnmatched();
-          const math = this.addChild('code', container, at);
-          math.fenceChar = c;
-          math.fenceLength = fence[0].length;
-          math.fenceOffset = this.indent;
-          return this.endLeafHere(math);
-        }
-      }
-      // HTML block.
-      if (c === LESS) {
-        const type = this.htmlStart(container, rest);
-        if (type > 0) {
-          if (this.partialTab) throw new Unsupported('HTML after part of a tab');
-          this.closeUnmatched();
-          const html = this.addChild('html', container, this.offset);
-          html.htmlType = type;
-          return 'leaf';
-        }
-      }
-      // Setext heading underline.
-      if ((c === EQUALS || c === DASH) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) {
-        // mdast starts a setext heading at the definitions before its text: left to micromark.
-        if (text.charCodeAt(container.lines[0] as number) === LEFT_BRACKET) throw new Unsupported('a setext heading after a bracket');
-        this.closeUnmatched();
-        container.kind = 'heading';
-        container.depth = c === EQUALS ? 1 : 2;
-        container.title = null;
-        return this.endLeafHere(container);
-      }
-      // Thematic break.
-      if ((c === STAR || c === DASH || c === UNDERSCORE) && THEMATIC_BREAK.test(rest)) {
-        this.closeUnmatched();
-        return this.endLeafHere(this.addChild('thematicBreak', container, at));
-      }
+      const started = this.startUnindented(container, c);
+      if (started !== 'none') return started;
     }
     // List item.
     if ((!this.indented || container.kind === 'list') && !this.noContainers && (c === STAR || c === PLUS || c === DASH || isDigit(c))) {
       if (this.startListItem(container)) return 'container';
     }
-    // Indented code.
-    if (this.indented && this.tip.kind !== 'paragraph' && !this.blank) {
-      const start = this.offset;
-      if (this.partialTab) throw new Unsupported('indented code after part of a tab');
-      this.advanceOffset(CODE_INDENT, true);
+    if (this.indented && this.tip.kind !== 'paragraph' && !this.blank) return this.startIndentedCode(container);
+    return 'none';
+  }
+
+  /** Starts a block that opens at most three spaces in, by its first character `c`: a quote, heading, fence, HTML or break. */
+  private startUnindented(container: Block, c: number): BlockStart {
+    if (c === GREATER && !this.noContainers) return this.startQuote(container);
+    const at = this.nextNonspace;
+    const rest = this.text.slice(at, this.lineEnd);
+    let started: BlockStart = 'none';
+    if (c === HASH) started = this.startAtxHeading(container, at, rest);
+    else if (c === BACKTICK || c === TILDE) started = this.startFence(container, at, c, rest);
+    else if (c === DOLLAR) started = this.startMath(container, at, rest);
+    else if (c === LESS) started = this.startHtml(container, rest);
+    if (started !== 'none') return started;
+    // Setext heading underline.
+    if ((c === EQUALS || c === DASH) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) return this.startSetextHeading(container, c);
+    // Thematic break.
+    if ((c === STAR || c === DASH || c === UNDERSCORE) && THEMATIC_BREAK.test(rest)) {
       this.closeUnmatched();
-      const code = this.addChild('code', container, start);
-      code.lastTextEnd = this.lineEnd;
-      code.lastTextLine = this.lineNo;
-      // Opened on a line that ends a container, indented code is one line long: micromark reads it in the flow
-      // it is closing, and the next line starts afresh (and interrupts nothing).
-      code.oneLine = this.closedContainer;
-      return 'leaf';
+      return this.endLeafHere(this.addChild('thematicBreak', container, at));
     }
     return 'none';
+  }
+
+  /** Starts a block quote: its marker and one space after it are read. */
+  private startQuote(container: Block): BlockStart {
+    const at = this.nextNonspace;
+    this.advanceNextNonspace();
+    this.advanceOffset(1, false);
+    if (SPACE_OR_TAB(this.peek(this.offset))) this.advanceOffset(1, true);
+    this.closeUnmatched(true);
+    this.quoteLineEnds(this.addChild('blockquote', container, at));
+    return 'container';
+  }
+
+  /** Starts an ATX heading when `rest` (the line from `at`) opens one. */
+  private startAtxHeading(container: Block, at: number, rest: string): BlockStart {
+    const open = ATX_OPEN.exec(rest);
+    if (open === null) return 'none';
+    this.closeUnmatched();
+    const heading = this.addChild('heading', container, at);
+    heading.depth = open[0].length;
+    heading.title = atxTitle(this.text, at + open[0].length, this.lineEnd);
+    return this.endLeafHere(heading);
+  }
+
+  /** Starts fenced code when `rest` opens a fence of `c` (a backtick fence's info holds no backtick). */
+  private startFence(container: Block, at: number, c: number, rest: string): BlockStart {
+    const fence = FENCE_OPEN.exec(rest);
+    if (fence === null) return 'none';
+    const info = rest.slice(fence[0].length);
+    if (c === BACKTICK && info.includes('`')) return 'none';
+    this.closeUnmatched();
+    const code = this.addChild('code', container, at);
+    code.fenceChar = c;
+    code.fenceLength = fence[0].length;
+    code.fenceOffset = this.indent;
+    Object.assign(code, readInfo(info));
+    return this.endLeafHere(code);
+  }
+
+  /** Starts math (remark-math's `$$` blocks) when `rest` opens a fence of two dollars or more whose meta holds no dollar. */
+  private startMath(container: Block, at: number, rest: string): BlockStart {
+    const fence = MATH_OPEN.exec(rest);
+    if (fence === null || rest.includes('$', fence[0].length)) return 'none';
+    this.closeUnmatched();
+    const math = this.addChild('code', container, at);
+    math.fenceChar = DOLLAR;
+    math.fenceLength = fence[0].length;
+    math.fenceOffset = this.indent;
+    return this.endLeafHere(math);
+  }
+
+  /** Starts an HTML block when `rest` meets one of the start conditions. */
+  private startHtml(container: Block, rest: string): BlockStart {
+    const type = this.htmlStart(container, rest);
+    if (type === 0) return 'none';
+    if (this.partialTab) throw new Unsupported('HTML after part of a tab');
+    this.closeUnmatched();
+    const html = this.addChild('html', container, this.offset);
+    html.htmlType = type;
+    return 'leaf';
+  }
+
+  /** Turns the paragraph `container` into a setext heading, the line being its underline of `c`. */
+  private startSetextHeading(container: Block, c: number): BlockStart {
+    // mdast starts a setext heading at the definitions before its text: left to micromark.
+    if (this.text.charCodeAt(container.lines[0] as number) === LEFT_BRACKET) throw new Unsupported('a setext heading after a bracket');
+    this.closeUnmatched();
+    container.kind = 'heading';
+    container.depth = c === EQUALS ? 1 : 2;
+    container.title = null;
+    return this.endLeafHere(container);
+  }
+
+  /** Starts indented code: a line indented four columns or more that no paragraph goes on into. */
+  private startIndentedCode(container: Block): BlockStart {
+    const start = this.offset;
+    if (this.partialTab) throw new Unsupported('indented code after part of a tab');
+    this.advanceOffset(CODE_INDENT, true);
+    this.closeUnmatched();
+    const code = this.addChild('code', container, start);
+    code.lastTextEnd = this.lineEnd;
+    code.lastTextLine = this.lineNo;
+    // Opened on a line that ends a container, indented code is one line long: micromark reads it in the flow
+    // it is closing, and the next line starts afresh (and interrupts nothing).
+    code.oneLine = this.closedContainer;
+    return 'leaf';
   }
 
   /**
