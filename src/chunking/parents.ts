@@ -54,103 +54,159 @@ function settingsKey(config: ChunkConfig, parents: ParentsConfig): string {
 /** A chunk whose `parentId` is set once, before it is given out. */
 type Parented = Omit<Chunk, 'parentId'> & { parentId?: string };
 
+/** Section starts kept behind the chunks before those behind are dropped (sections are known by where their heading starts). */
+const SECTIONS_KEPT = 256;
+
+/** What the parent stage holds: its settings, the text from the window being filled on, and the chunks waiting for their parent. */
+interface ParentState {
+  readonly config: ChunkConfig;
+  readonly parents: ParentsConfig;
+  readonly sizer: Sizer;
+  readonly emit: (parent: ParentRecord) => void;
+  /** The settings a parent id is scoped by (`settingsKey`). */
+  readonly key: string;
+  /** Digests and repeats counted as for chunk ids, in a sequence of the parents' own. */
+  readonly ids: ReturnType<typeof createChunkIdSequence>;
+  readonly overhead: number;
+  readonly text: TextWindow;
+  /** Starts of the sections at `parents.levels` seen so far, the dropped ones left out. */
+  sections: number[];
+  /** The first section start past the last chunk written. */
+  nextSection: number;
+  /** The chunks of the window being filled. */
+  pending: Parented[];
+  /** The last chunks given out in this section, which compete for a window's end (`RECENT_CHUNKS`). */
+  recent: Chunk[];
+  /** The section of the pending chunks. */
+  section: number;
+  /** The next parent's index. */
+  index: number;
+}
+
 /**
  * Creates the parent stage: it sees every block (`block`) before the chunker does, and every chunk the chunker
  * gives (`write`); it gives the chunks back, each with its `parentId`, once their parent is complete, and hands
  * each parent to `emit` first.
  */
 export function createParentStage(config: ChunkConfig, parents: ParentsConfig, sizer: Sizer, emit: (parent: ParentRecord) => void): Core<Chunk, Chunk> & { block(block: Block): void } {
-  const key = settingsKey(config, parents);
-  // Digests and repeats counted as for chunk ids, in a sequence of the parents' own.
-  const ids = createChunkIdSequence('');
-  const overhead = overheadOf(sizer);
-  const text: TextWindow = { base: 0, text: '' };
-  const state = { sections: [] as number[], pending: [] as Parented[], recent: [] as Chunk[], section: -1, index: 0, nextSection: 0 };
-  // Sections are known by where their heading starts; those behind the chunks are dropped now and then.
-  const SECTIONS_KEPT = 256;
-  const slice = (start: number, end: number): string => text.text.slice(start - text.base, end - text.base);
-  // A chunk's section is the last section start at or before it (-1 before the first).
-  const sectionOf = (chunk: Chunk): number => {
-    while (state.nextSection < state.sections.length && (state.sections[state.nextSection] as number) <= chunk.start) state.nextSection++;
-    const section = state.sections[state.nextSection - 1] ?? -1;
-    if (state.nextSection > SECTIONS_KEPT) {
-      state.sections = state.sections.slice(state.nextSection - 1);
-      state.nextSection = 1;
-    }
-    return section;
-  };
-  /** Gives out the first `count` pending chunks as one parent, the parent first. */
-  const close = (count = state.pending.length): Chunk[] => {
-    const chunks = state.pending.slice(0, count);
-    const first = chunks[0];
-    const last = chunks.at(-1);
-    if (first === undefined || last === undefined) return [];
-    const body = slice(first.start, last.end);
-    const id = `${config.documentId}#p-${ids.next({ text: `${key}\n${body}` }).slice(1)}`;
-    emit({
-      id,
-      documentId: config.documentId,
-      ...(config.origin !== undefined ? { origin: config.origin } : {}),
-      index: state.index++,
-      text: body,
-      start: first.start,
-      end: last.end,
-      startLine: first.startLine,
-      endLine: last.endLine,
-      heading: first.heading,
-      size: overhead + sizer.size(body),
-      chunks: chunks.length,
-    });
-    for (const chunk of chunks) chunk.parentId = id;
-    state.pending = state.pending.slice(count);
-    state.recent = [...state.recent, ...chunks].slice(-RECENT_CHUNKS);
-    return chunks as Chunk[];
-  };
-  /**
-   * How many pending chunks the window ends with when `next` does not fit it, chosen by content as chunks are
-   * (`content-cuts.ts`): a greedy fill would move every later window of a long section after an edit near its top.
-   * The chunks of the windows before, in the section, compete too.
-   */
-  const keep = (next: Chunk): number => {
-    const recent = state.recent;
-    const all = [...recent, ...state.pending, next];
-    const first = recent.length;
-    const last = contentDefinedLast(
-      { first, last: all.length - 2, earliest: 0, added: (k) => (all[k] as Chunk).size, valueBefore: (k) => placeValue(startStrength(all[k] as Chunk), textHash((all[k] as Chunk).text)) },
-      parents.maxSize,
-    );
-    return last + 1 - first;
-  };
-  const fits = (chunk: Chunk): boolean => {
-    const first = state.pending[0] as Chunk;
-    return overhead + sizeUpTo(sizer, slice(first.start, chunk.end), parents.maxSize) <= parents.maxSize;
-  };
-  /** Drops the text before the first chunk still to come in a parent: a chunk never starts before the one before it. */
-  const release = (from: number): void => {
-    if (from <= text.base) return;
-    text.text = text.text.slice(from - text.base);
-    text.base = from;
+  const state: ParentState = {
+    config,
+    parents,
+    sizer,
+    emit,
+    key: settingsKey(config, parents),
+    ids: createChunkIdSequence(''),
+    overhead: overheadOf(sizer),
+    text: { base: 0, text: '' },
+    sections: [],
+    nextSection: 0,
+    pending: [],
+    recent: [],
+    section: -1,
+    index: 0,
   };
   return {
-    block(block) {
-      const gap = block.gapBefore ?? '';
-      if (text.text === '') text.base = block.start - gap.length;
-      text.text += gap + block.text;
-      if (block.kind === 'heading' && parents.levels.includes(block.depth)) state.sections.push(block.start);
-    },
-    write(chunk) {
-      const section = sectionOf(chunk);
-      const out: Chunk[] = [];
-      if (state.pending.length > 0 && section !== state.section) {
-        out.push(...close());
-        state.recent = [];
-      }
-      while (state.pending.length > 0 && !fits(chunk)) out.push(...close(keep(chunk)));
-      state.section = section;
-      state.pending.push(chunk);
-      release((state.pending[0] as Chunk).start);
-      return out;
-    },
-    end: () => close(),
+    block: (block) => addBlock(state, block),
+    write: (chunk) => addChunk(state, chunk),
+    end: () => closeParent(state, state.pending.length),
   };
+}
+
+/** Keeps a block's text (and the gap before it), and notes where a section at one of the parent levels starts. */
+function addBlock(state: ParentState, block: Block): void {
+  const { text } = state;
+  const gap = block.gapBefore ?? '';
+  if (text.text === '') text.base = block.start - gap.length;
+  text.text += gap + block.text;
+  if (block.kind === 'heading' && state.parents.levels.includes(block.depth)) state.sections.push(block.start);
+}
+
+/** Adds a chunk to the window being filled, first giving out the windows it ends (a new section, or no room left). */
+function addChunk(state: ParentState, chunk: Chunk): Chunk[] {
+  const section = sectionOf(state, chunk);
+  const out: Chunk[] = [];
+  if (state.pending.length > 0 && section !== state.section) {
+    out.push(...closeParent(state, state.pending.length));
+    state.recent = [];
+  }
+  while (state.pending.length > 0 && !fits(state, chunk)) out.push(...closeParent(state, windowLength(state, chunk)));
+  state.section = section;
+  state.pending.push(chunk);
+  releaseText(state, (state.pending[0] as Chunk).start);
+  return out;
+}
+
+/** The document text of `[start, end)`, which the window holds. */
+function sliceText({ text }: ParentState, start: number, end: number): string {
+  return text.text.slice(start - text.base, end - text.base);
+}
+
+/** A chunk's section: the last section start at or before it (-1 before the first). */
+function sectionOf(state: ParentState, chunk: Chunk): number {
+  while (state.nextSection < state.sections.length && (state.sections[state.nextSection] as number) <= chunk.start) state.nextSection++;
+  const section = state.sections[state.nextSection - 1] ?? -1;
+  if (state.nextSection > SECTIONS_KEPT) {
+    state.sections = state.sections.slice(state.nextSection - 1);
+    state.nextSection = 1;
+  }
+  return section;
+}
+
+/** Gives out the first `count` pending chunks as one parent, the parent first. */
+function closeParent(state: ParentState, count: number): Chunk[] {
+  const { config } = state;
+  const chunks = state.pending.slice(0, count);
+  const first = chunks[0];
+  const last = chunks.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const body = sliceText(state, first.start, last.end);
+  const id = `${config.documentId}#p-${state.ids.next({ text: `${state.key}\n${body}` }).slice(1)}`;
+  state.emit({
+    id,
+    documentId: config.documentId,
+    ...(config.origin !== undefined ? { origin: config.origin } : {}),
+    index: state.index++,
+    text: body,
+    start: first.start,
+    end: last.end,
+    startLine: first.startLine,
+    endLine: last.endLine,
+    heading: first.heading,
+    size: state.overhead + state.sizer.size(body),
+    chunks: chunks.length,
+  });
+  for (const chunk of chunks) chunk.parentId = id;
+  state.pending = state.pending.slice(count);
+  state.recent = [...state.recent, ...chunks].slice(-RECENT_CHUNKS);
+  return chunks as Chunk[];
+}
+
+/**
+ * How many pending chunks the window ends with when `next` does not fit it, chosen by content as chunks are
+ * (`content-cuts.ts`): a greedy fill would move every later window of a long section after an edit near its top.
+ * The chunks of the windows before, in the section, compete too.
+ */
+function windowLength(state: ParentState, next: Chunk): number {
+  const recent = state.recent;
+  const all = [...recent, ...state.pending, next];
+  const first = recent.length;
+  const last = contentDefinedLast(
+    { first, last: all.length - 2, earliest: 0, added: (k) => (all[k] as Chunk).size, valueBefore: (k) => placeValue(startStrength(all[k] as Chunk), textHash((all[k] as Chunk).text)) },
+    state.parents.maxSize,
+  );
+  return last + 1 - first;
+}
+
+/** Whether the window being filled, with `chunk` added, stays within `parents.maxSize`. */
+function fits(state: ParentState, chunk: Chunk): boolean {
+  const first = state.pending[0] as Chunk;
+  const { maxSize } = state.parents;
+  return state.overhead + sizeUpTo(state.sizer, sliceText(state, first.start, chunk.end), maxSize) <= maxSize;
+}
+
+/** Drops the text before the first chunk still to come in a parent: a chunk never starts before the one before it. */
+function releaseText({ text }: ParentState, from: number): void {
+  if (from <= text.base) return;
+  text.text = text.text.slice(from - text.base);
+  text.base = from;
 }
