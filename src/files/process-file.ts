@@ -171,12 +171,31 @@ export function describeError(error: unknown): FileError {
 const WRITE_ERROR_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
 const WRITE_SYSCALLS = new Set(['write', 'writev', 'fsync', 'fdatasync', 'rename', 'ftruncate']);
 
+/** Whether an error is a failed write (a full disk, a read-only file system), not a failed read. */
 function isWriteFailure(e: { code?: unknown; syscall?: unknown }): boolean {
   return (typeof e?.code === 'string' && WRITE_ERROR_CODES.has(e.code)) || (typeof e?.syscall === 'string' && WRITE_SYSCALLS.has(e.syscall));
 }
 
+/** Whether an error is the `AbortError` of a stopped run. */
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
+}
+
+/** What one file's run keeps while its lines go to the sink: its figures and the lines not handed over yet. */
+interface FileRun {
+  readonly input: InputFile | OpenedInput;
+  readonly sink: BatchSink;
+  readonly batchBytes: number;
+  readonly started: number;
+  /** Figures of the chunks written (on a failure, fewer than the stage produced), with the stage's own accumulator. */
+  readonly written: ReturnType<typeof createStatisticsAccumulator>;
+  readonly pending: ReturnType<typeof createLineBuffer>;
+  /** The `source` field each line ends with. */
+  readonly tail: string;
+  pendingChunks: number;
+  bytesRead: number;
+  /** Pages of a PDF, reported once its last page is read. */
+  pages: number;
 }
 
 /**
@@ -196,72 +215,76 @@ export async function processFile(
   const strategy = config.chunkOptions.strategy ?? defaultStrategyOf(input.format);
   const chunkOptions = { ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal };
   const chunkStage = chunk(chunkOptions);
-  // Figures of the chunks written (on a failure, fewer than the stage produced), with the stage's own accumulator.
-  const written = createStatisticsAccumulator(normalizeOptions(chunkOptions));
-  let pages = 0;
-  // A PDF reports its page count once its last page is read.
-  parseStage.on('info', (info: { pages?: number }) => (pages = info.pages ?? pages));
-  let bytesRead = 0;
-  const pending = createLineBuffer(config.batchBytes);
-  const tail = sourceField(input.source);
-  let pendingChunks = 0;
-
-  const flush = async (): Promise<void> => {
-    if (pendingChunks === 0) return;
-    const batch = { bytes: pending.take(), chunks: pendingChunks, bytesRead };
-    pendingChunks = 0;
-    await sink(batch);
+  const run: FileRun = {
+    input,
+    sink,
+    batchBytes: config.batchBytes,
+    started,
+    written: createStatisticsAccumulator(normalizeOptions(chunkOptions)),
+    pending: createLineBuffer(config.batchBytes),
+    tail: sourceField(input.source),
+    pendingChunks: 0,
+    bytesRead: 0,
+    pages: 0,
   };
-
-  const report = (documents: number): FileReport => {
-    const s = written.result();
-    return {
-      source: input.source,
-      documents,
-      chunks: s.chunks,
-      totalSize: s.totalSize,
-      minSize: s.minSize,
-      maxSize: s.maxSize,
-      oversized: s.oversized,
-      undersized: s.undersized,
-      pages,
-      bytes: bytesRead,
-      timeMs: performance.now() - started,
-    };
-  };
-
+  parseStage.on('info', (info: { pages?: number }) => (run.pages = info.pages ?? run.pages));
   try {
     const source = 'handle' in input ? createReadStream(input.path, { fd: input.handle }) : input.path === '-' ? process.stdin : createReadStream(input.path);
-    await pipeline(
-      source,
-      async function* countBytes(bytes: AsyncIterable<Buffer>) {
-        for await (const piece of bytes) {
-          bytesRead += piece.length;
-          yield piece;
-        }
-      },
-      parseStage,
-      chunkStage,
-      async function writeLines(items: AsyncIterable<Chunk>) {
-        for await (const c of items) {
-          written.add(c);
-          pending.add(jsonLine(c, tail));
-          pendingChunks++;
-          if (pending.size >= config.batchBytes) await flush();
-        }
-        await flush();
-      },
-      { signal },
-    );
-    return { report: report(1) };
+    await pipeline(source, (bytes: AsyncIterable<Buffer>) => countBytes(run, bytes), parseStage, chunkStage, (items: AsyncIterable<Chunk>) => writeLines(run, items), { signal });
+    return { report: fileReport(run, 1) };
   } catch (error) {
     if (isAbort(error) || signal.aborted) throw error;
     // The chunks read before the failure are valid; hand them over so the figures match what was written.
     try {
-      await flush();
+      await flushLines(run);
     } catch {
       // The sink failing too changes nothing: the file is reported as failed.
     }
-    return { report: report(0), error: describeError(error) };
+    return { report: fileReport(run, 0), error: describeError(error) };
   }
+}
+
+/** Counts the input's bytes as they pass. */
+async function* countBytes(run: FileRun, bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const piece of bytes) {
+    run.bytesRead += piece.length;
+    yield piece;
+  }
+}
+
+/** Serializes the chunks, handing their lines to the sink in batches of about `batchBytes`. */
+async function writeLines(run: FileRun, items: AsyncIterable<Chunk>): Promise<void> {
+  for await (const c of items) {
+    run.written.add(c);
+    run.pending.add(jsonLine(c, run.tail));
+    run.pendingChunks++;
+    if (run.pending.size >= run.batchBytes) await flushLines(run);
+  }
+  await flushLines(run);
+}
+
+/** Hands the lines not handed over yet to the sink, as one batch. */
+async function flushLines(run: FileRun): Promise<void> {
+  if (run.pendingChunks === 0) return;
+  const batch = { bytes: run.pending.take(), chunks: run.pendingChunks, bytesRead: run.bytesRead };
+  run.pendingChunks = 0;
+  await run.sink(batch);
+}
+
+/** The file's figures so far, with `documents` (1 when it was read whole, 0 when it failed). */
+function fileReport(run: FileRun, documents: number): FileReport {
+  const s = run.written.result();
+  return {
+    source: run.input.source,
+    documents,
+    chunks: s.chunks,
+    totalSize: s.totalSize,
+    minSize: s.minSize,
+    maxSize: s.maxSize,
+    oversized: s.oversized,
+    undersized: s.undersized,
+    pages: run.pages,
+    bytes: run.bytesRead,
+    timeMs: performance.now() - run.started,
+  };
 }
