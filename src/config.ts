@@ -399,6 +399,35 @@ function defaultMaxSize(tokenizer: TokenizerSource): number {
   return tokenizer.modelMaxLength <= MAX_DEFAULT_FROM_MODEL ? tokenizer.modelMaxLength : DEFAULT_MAX_SIZE;
 }
 
+/** The `splitLevels` option: heading depths 1–6, sorted, each once; `[1, 2]` by default. */
+function splitLevelsOption(value: unknown): number[] {
+  if (value === undefined) return [1, 2];
+  if (!Array.isArray(value) || value.some((l) => !Number.isInteger(l) || l < 1 || l > 6)) {
+    throw invalidOption('splitLevels', 'must be an array of heading depths between 1 and 6', value);
+  }
+  return [...new Set(value as number[])].sort((a, b) => a - b);
+}
+
+/** The `locale` option, canonicalized; `'en'` by default. */
+function localeOption(value: unknown): string {
+  if (value === undefined) return 'en';
+  try {
+    if (typeof value !== 'string') throw new TypeError();
+    return Intl.getCanonicalLocales(value)[0] ?? 'en';
+  } catch {
+    throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', value);
+  }
+}
+
+/** The `markers` option of the markers strategy: non-empty strings or regular expressions; a blank line by default. */
+function markersOption(value: unknown): (string | RegExp)[] {
+  if (value === undefined) return ['\n\n'];
+  if (!Array.isArray(value) || value.length === 0 || value.some((x) => !(x instanceof RegExp) && (typeof x !== 'string' || x === ''))) {
+    throw invalidOption('markers', 'must be a non-empty array of non-empty strings or regular expressions', value);
+  }
+  return [...value];
+}
+
 /** Copies, defaults, validates and freezes options for `chunk()`, `chunkText()` and the strategies. */
 export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   const o = plainObject('options', options) as ChunkOptions;
@@ -414,39 +443,14 @@ export function normalizeOptions(options?: ChunkOptions): ChunkConfig {
   const overlap = integer('overlap', o.overlap, 0, 0);
   if (overlap >= maxSize) throw invalidOption('overlap', `must be less than maxSize (${maxSize}), or no chunk could advance`, overlap);
 
-  let splitLevels: number[] = [1, 2];
-  if (o.splitLevels !== undefined) {
-    const levels = o.splitLevels as unknown;
-    if (!Array.isArray(levels) || levels.some((l) => !Number.isInteger(l) || l < 1 || l > 6)) {
-      throw invalidOption('splitLevels', 'must be an array of heading depths between 1 and 6', levels);
-    }
-    splitLevels = [...new Set(levels as number[])].sort((a, b) => a - b);
-  }
-
-  let locale = 'en';
-  if (o.locale !== undefined) {
-    try {
-      if (typeof o.locale !== 'string') throw new TypeError();
-      locale = Intl.getCanonicalLocales(o.locale)[0] ?? 'en';
-    } catch {
-      throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', o.locale);
-    }
-  }
-
+  const splitLevels = splitLevelsOption(o.splitLevels);
+  const locale = localeOption(o.locale);
   // '' is the id of a document given none (NO_DOCUMENT_ID): a normalized config goes through here again unchanged.
   if (o.documentId !== undefined && typeof o.documentId !== 'string') {
     throw invalidOption('documentId', "must be a string (or '' for a document without an id)", o.documentId);
   }
   if (o.origin !== undefined && typeof o.origin !== 'string') throw invalidOption('origin', 'must be a string', o.origin);
-
-  let markers: (string | RegExp)[] = ['\n\n'];
-  if (o.markers !== undefined) {
-    const m = o.markers as unknown;
-    if (!Array.isArray(m) || m.length === 0 || m.some((x) => !(x instanceof RegExp) && (typeof x !== 'string' || x === ''))) {
-      throw invalidOption('markers', 'must be a non-empty array of non-empty strings or regular expressions', m);
-    }
-    markers = [...m];
-  }
+  const markers = markersOption(o.markers);
   const turnsPerChunk = integer('turnsPerChunk', o.turnsPerChunk, 6, 1);
   // Overlap is clamped below the window so that every window advances.
   const overlapTurns = Math.min(integer('overlapTurns', o.overlapTurns, 1, 0), turnsPerChunk - 1);
