@@ -83,7 +83,7 @@ function inlineOnly(): ChunkWorkerWarning {
 }
 
 /** Counts the jobs `worker` ends into `figures`. */
-function countJobs(worker: Worker<ChunkJobData, ChunkJobResult>, figures: { -readonly [K in keyof ChunkWorkerFigures]: number }): void {
+function countJobs(worker: Worker<ChunkJobData, ChunkJobResult>, figures: MutableFigures): void {
   worker.on('completed', (_job: Job, result: ChunkJobResult) => {
     figures.completed++;
     figures.chunks += result.chunks;
@@ -97,6 +97,21 @@ function countJobs(worker: Worker<ChunkJobData, ChunkJobResult>, figures: { -rea
   });
 }
 
+/** Figures a worker counts as its jobs end. */
+type MutableFigures = { -readonly [K in keyof ChunkWorkerFigures]: number };
+
+/** What a running worker holds: BullMQ's worker, the watch on its queue, and what closing it needs. */
+interface WorkerState {
+  readonly config: ChunkWorkerConfig;
+  readonly worker: Worker<ChunkJobData, ChunkJobResult>;
+  readonly watch: ReturnType<typeof createQueueWatch>;
+  /** Aborted to hand back every job in progress. */
+  readonly handingBack: AbortController;
+  /** A queue handle that reads the job counts, opened by the first `untilQueueDone`. */
+  observer: Queue | undefined;
+  closing: Promise<void> | undefined;
+}
+
 /**
  * Creates a worker on the queue and starts it. Throws `ERR_INVALID_OPTION` for a bad option (an input root that
  * is not a folder included), `ERR_MISSING_DEPENDENCY` when `ioredis` is not installed.
@@ -105,7 +120,7 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
   const config = normalizeWorkerOptions(options);
   const inputRoots = resolveInputRoots(config.inputRoots);
   const runJob = createChunkProcessor({ outDir: config.outDir, workerId: config.workerId, inputRoots, lockDuration: config.lockDuration });
-  const figures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
+  const figures: MutableFigures = { completed: 0, failed: 0, retried: 0, handedBack: 0, chunks: 0, bytes: 0, chunkingMs: 0 };
   // Aborted to hand back every job in progress. BullMQ's own cancelAllJobs would miss a job taken but not yet
   // started (its 'active' event comes first), so each run listens to this too.
   const handingBack = new AbortController();
@@ -118,25 +133,13 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
       throw error;
     }
   };
-  const worker = new Worker<ChunkJobData, ChunkJobResult>(config.queue, processor, {
-    ...bullOptions(config, false),
-    name: config.workerId,
-    concurrency: config.concurrency,
-    lockDuration: config.lockDuration,
-    stalledInterval: config.stalledInterval,
-    maxStalledCount: config.maxStalledCount,
-  });
-  // Without a listener an 'error' event (Redis gone for a while) would throw; BullMQ reconnects by itself.
-  worker.on('error', () => {});
+  const worker = startBullWorker(config, processor);
   const client = (): Promise<RecordClient> => worker.getBackend().client;
   const watch = createQueueWatch(config.queue, client, recordKey(worker.toKey));
   // After each reconnection: a Redis that came back empty lost the queue. Said through BullMQ's 'error' event, once.
   worker.getBackend().on('ready', () => void watch.check().catch((error: unknown) => worker.emit('error', error as Error)));
   countJobs(worker, figures);
-
-  let closing: Promise<void> | undefined;
-  let observer: Queue | undefined;
-
+  const state: WorkerState = { config, worker, watch, handingBack, observer: undefined, closing: undefined };
   return {
     worker,
     config,
@@ -148,39 +151,66 @@ export function createChunkWorker(options: ChunkWorkerOptions): ChunkWorker {
       return { inputRoots, redis: settings, warnings: [...(inputRoots.length === 0 ? [inlineOnly()] : []), ...warnings] };
     },
     figures: () => ({ ...figures }),
-    async untilQueueDone(pollMs = 500) {
-      if (observer === undefined) {
-        observer = new Queue(config.queue, bullOptions(config, false));
-        observer.on('error', () => {});
-      }
-      for (;;) {
-        const c = await observer.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
-        // Read after the counts: a loss that emptied the queue shows here before the counts are trusted.
-        await watch.check();
-        const lost = watch.lost();
-        if (lost !== undefined) throw lost;
-        if (Object.values(c).every((n) => n === 0)) return;
-        // Look again when this worker finds the queue empty, or after pollMs: a job of another worker (or one
-        // whose worker died and that waits for its lock to lapse) ends without an event here.
-        await new Promise<void>((resolve) => {
-          const wake = (): void => {
-            clearTimeout(timer);
-            worker.off('drained', wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, pollMs);
-          worker.on('drained', wake);
-        });
-      }
-    },
-    close({ handBack = false } = {}) {
-      // Each processor sees its signal abort, returns its job to the queue and ends with BullMQ's WaitingError.
-      if (handBack && !handingBack.signal.aborted) handingBack.abort(new Error('worker stopped'));
-      closing ??= (async () => {
-        await worker.close();
-        await observer?.close().catch(() => {});
-      })();
-      return closing;
-    },
+    untilQueueDone: (pollMs = 500) => untilQueueDone(state, pollMs),
+    close: ({ handBack = false } = {}) => closeWorker(state, handBack),
   };
+}
+
+/** BullMQ's worker over the processor, with the worker's settings, started. */
+function startBullWorker(config: ChunkWorkerConfig, processor: (job: Job<ChunkJobData, ChunkJobResult>, token?: string, signal?: AbortSignal) => Promise<ChunkJobResult>): Worker<ChunkJobData, ChunkJobResult> {
+  const worker = new Worker<ChunkJobData, ChunkJobResult>(config.queue, processor, {
+    ...bullOptions(config, false),
+    name: config.workerId,
+    concurrency: config.concurrency,
+    lockDuration: config.lockDuration,
+    stalledInterval: config.stalledInterval,
+    maxStalledCount: config.maxStalledCount,
+  });
+  // Without a listener an 'error' event (Redis gone for a while) would throw; BullMQ reconnects by itself.
+  worker.on('error', () => {});
+  return worker;
+}
+
+/** Resolves once the queue has nothing waiting, running or delayed; rejects with `ERR_QUEUE_LOST` when Redis lost it. */
+async function untilQueueDone(state: WorkerState, pollMs: number): Promise<void> {
+  if (state.observer === undefined) {
+    state.observer = new Queue(state.config.queue, bullOptions(state.config, false));
+    state.observer.on('error', () => {});
+  }
+  for (;;) {
+    const c = await state.observer.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed');
+    // Read after the counts: a loss that emptied the queue shows here before the counts are trusted.
+    await state.watch.check();
+    const lost = state.watch.lost();
+    if (lost !== undefined) throw lost;
+    if (Object.values(c).every((n) => n === 0)) return;
+    await drainedOrTimeout(state.worker, pollMs);
+  }
+}
+
+/**
+ * Resolves when this worker finds the queue empty, or after `pollMs`: a job of another worker (or one whose worker
+ * died and that waits for its lock to lapse) ends without an event here.
+ */
+function drainedOrTimeout(worker: Worker<ChunkJobData, ChunkJobResult>, pollMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = (): void => {
+      clearTimeout(timer);
+      worker.off('drained', wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, pollMs);
+    worker.on('drained', wake);
+  });
+}
+
+/** Closes the worker once (a second call gives the first one's promise), first handing back the jobs in progress if asked. */
+function closeWorker(state: WorkerState, handBack: boolean): Promise<void> {
+  // Each processor sees its signal abort, returns its job to the queue and ends with BullMQ's WaitingError.
+  if (handBack && !state.handingBack.signal.aborted) state.handingBack.abort(new Error('worker stopped'));
+  state.closing ??= (async () => {
+    await state.worker.close();
+    await state.observer?.close().catch(() => {});
+  })();
+  return state.closing;
 }
