@@ -161,99 +161,131 @@ function pushSymbol(s: Symbols, id: number, len: number): void {
   s.lens[s.n++] = len;
 }
 
+/** What a BPE counter keeps between calls: the model's tables, the ids it looks up often, and its buffers. */
+interface BpeState {
+  readonly t: BpeTables;
+  readonly byteLevel: boolean;
+  /** The symbols of the word being counted, kept between calls. */
+  readonly symbols: Symbols;
+  readonly unkId: number | undefined;
+  /** The ids of the 256 byte characters (byte-level), and of the `<0xNN>` byte-fallback tokens; -1 when absent. */
+  readonly byteIds: readonly number[];
+  readonly fallbackIds: readonly number[];
+  /** Byte-level with every byte in the vocabulary and no prefix or suffix: a byte is its own symbol. */
+  readonly fastBytes: boolean;
+  readonly merging: ReturnType<typeof createMerging>;
+  /** The UTF-8 bytes of the piece being counted (byte-level), grown as needed. */
+  bytes: Uint8Array;
+  /** Answers of `safeCut`, asked for the same few pairs of characters over and over. */
+  readonly cuts: Map<number, boolean>;
+}
+
 /** A BPE model's counter (`BPE::tokenize`). */
 export function createBpeCounter(model: Json, byteLevel: boolean): BpeCounter {
   const t = bpeTables(model);
-  const symbols: Symbols = { ids: new Int32Array(64), lens: new Int32Array(64), n: 0 };
-  const unkId = t.unk === undefined ? undefined : t.vocab.get(t.unk);
   const byteIds = BYTE_CHARS.map((c) => t.vocab.get(c) ?? -1);
-  const fallbackIds = Array.from({ length: 256 }, (_, b) => t.vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`) ?? -1);
-  const fastBytes = byteLevel && t.prefix === undefined && t.suffix === undefined && byteIds.every((id) => id >= 0);
-  const merging = createMerging(t);
-  let bytes = new Uint8Array(256);
+  const state: BpeState = {
+    t,
+    byteLevel,
+    symbols: { ids: new Int32Array(64), lens: new Int32Array(64), n: 0 },
+    unkId: t.unk === undefined ? undefined : t.vocab.get(t.unk),
+    byteIds,
+    fallbackIds: Array.from({ length: 256 }, (_, b) => t.vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`) ?? -1),
+    fastBytes: byteLevel && t.prefix === undefined && t.suffix === undefined && byteIds.every((id) => id >= 0),
+    merging: createMerging(t),
+    bytes: new Uint8Array(256),
+    cuts: new Map(),
+  };
+  return {
+    count: (piece, whole = true) => countBpe(state, piece, whole),
+    safeCut: (before, after) => safeBpeCut(state, before, after),
+  };
+}
 
-  /** `BPE::merge_word`'s symbols for the characters of `chars` (each one character of the model's alphabet). */
-  const symbolsOf = (chars: string[], byteLens: number[]): void => {
-    // The pending unknown token (`unk` in merge_word): its id and its UTF-8 length, -1 when none.
-    let unkPending = -1;
-    let unkLen = 0;
-    symbols.n = 0;
-    for (let k = 0; k < chars.length; k++) {
-      let s = chars[k]!;
-      if (k > 0 && t.prefix !== undefined) s = t.prefix + s;
-      if (k === chars.length - 1 && t.suffix !== undefined) s += t.suffix;
-      const id = t.vocab.get(s);
-      if (id !== undefined) {
-        if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
-        unkPending = -1;
-        pushSymbol(symbols, id, byteLens[k]!);
-        continue;
-      }
-      if (t.byteFallback) {
-        const encoded = Buffer.from(s, 'utf8');
-        const ids = Array.from(encoded, (b) => fallbackIds[b]!);
-        if (ids.every((b) => b >= 0)) {
-          // The pending unknown token stays pending, as in merge_word.
-          for (const b of ids) pushSymbol(symbols, b, 1);
-          continue;
-        }
-      }
-      if (unkId === undefined) {
-        // No unknown token: merge_word drops the character (an unknown token named but not in the vocabulary
-        // fails the Rust encoding; it counts one token here).
-        if (t.unk !== undefined) pushSymbol(symbols, -1, byteLens[k]!);
-        continue;
-      }
-      if (unkPending >= 0 && t.fuseUnk) {
-        unkLen += byteLens[k]!;
-        continue;
-      }
+/** The tokens of `piece`; `whole` when it is a whole pre-token (a model that ignores merges counts one for a word it knows). */
+function countBpe(state: BpeState, piece: string, whole: boolean): number {
+  if (piece === '') return 0;
+  const { t, symbols } = state;
+  if (state.byteLevel) {
+    if (state.bytes.length < 3 * piece.length) state.bytes = new Uint8Array(3 * piece.length);
+    const bytes = state.bytes;
+    const n = utf8Into(piece, bytes);
+    if (t.ignoreMerges && whole && t.vocab.has(byteString(bytes, n))) return 1;
+    if (state.fastBytes) {
+      symbols.n = 0;
+      for (let i = 0; i < n; i++) pushSymbol(symbols, state.byteIds[bytes[i]!]!, 1);
+    } else {
+      const chars = Array.from(bytes.subarray(0, n), (b) => BYTE_CHARS[b]!);
+      symbolsOf(state, chars, chars.map(() => 1));
+    }
+    return state.merging.count(symbols);
+  }
+  if (t.ignoreMerges && whole && t.vocab.has(piece)) return 1;
+  const chars = Array.from(piece);
+  symbolsOf(
+    state,
+    chars,
+    chars.map((c) => Buffer.byteLength(c, 'utf8')),
+  );
+  return state.merging.count(symbols);
+}
+
+/** `BPE::merge_word`'s symbols for the characters of `chars` (each one character of the model's alphabet), into `state.symbols`. */
+function symbolsOf(state: BpeState, chars: string[], byteLens: number[]): void {
+  const { t, symbols, unkId } = state;
+  // The pending unknown token (`unk` in merge_word): its id and its UTF-8 length, -1 when none.
+  let unkPending = -1;
+  let unkLen = 0;
+  symbols.n = 0;
+  for (let k = 0; k < chars.length; k++) {
+    let s = chars[k]!;
+    if (k > 0 && t.prefix !== undefined) s = t.prefix + s;
+    if (k === chars.length - 1 && t.suffix !== undefined) s += t.suffix;
+    const id = t.vocab.get(s);
+    if (id !== undefined) {
       if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
-      unkPending = unkId;
-      unkLen = byteLens[k]!;
+      unkPending = -1;
+      pushSymbol(symbols, id, byteLens[k]!);
+      continue;
+    }
+    // The pending unknown token stays pending across bytes of the fallback, as in merge_word.
+    if (t.byteFallback && pushFallbackBytes(state, s)) continue;
+    if (unkId === undefined) {
+      // No unknown token: merge_word drops the character (an unknown token named but not in the vocabulary
+      // fails the Rust encoding; it counts one token here).
+      if (t.unk !== undefined) pushSymbol(symbols, -1, byteLens[k]!);
+      continue;
+    }
+    if (unkPending >= 0 && t.fuseUnk) {
+      unkLen += byteLens[k]!;
+      continue;
     }
     if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
-  };
+    unkPending = unkId;
+    unkLen = byteLens[k]!;
+  }
+  if (unkPending >= 0) pushSymbol(symbols, unkPending, unkLen);
+}
 
-  const count = (piece: string, whole = true): number => {
-    if (piece === '') return 0;
-    if (byteLevel) {
-      if (bytes.length < 3 * piece.length) bytes = new Uint8Array(3 * piece.length);
-      const n = utf8Into(piece, bytes);
-      if (t.ignoreMerges && whole && t.vocab.has(byteString(bytes, n))) return 1;
-      if (fastBytes) {
-        symbols.n = 0;
-        for (let i = 0; i < n; i++) pushSymbol(symbols, byteIds[bytes[i]!]!, 1);
-      } else {
-        const chars = Array.from(bytes.subarray(0, n), (b) => BYTE_CHARS[b]!);
-        symbolsOf(chars, chars.map(() => 1));
-      }
-      return merging.count(symbols);
-    }
-    if (t.ignoreMerges && whole && t.vocab.has(piece)) return 1;
-    const chars = Array.from(piece);
-    symbolsOf(
-      chars,
-      chars.map((c) => Buffer.byteLength(c, 'utf8')),
-    );
-    return merging.count(symbols);
-  };
+/** Pushes the byte-fallback tokens of `s`'s UTF-8 bytes when the vocabulary has each; false (nothing pushed) when not. */
+function pushFallbackBytes(state: BpeState, s: string): boolean {
+  const ids = Array.from(Buffer.from(s, 'utf8'), (b) => state.fallbackIds[b]!);
+  if (!ids.every((b) => b >= 0)) return false;
+  for (const b of ids) pushSymbol(state.symbols, b, 1);
+  return true;
+}
 
-  // Asked for the same few pairs of characters over and over: remembered.
-  const cuts = new Map<number, boolean>();
-  return {
-    count,
-    safeCut(before, after) {
-      const key = before * 0x110000 + after;
-      let safe = cuts.get(key);
-      if (safe === undefined) {
-        const inVocab = t.vocab.has(String.fromCodePoint(before)) && t.vocab.has(String.fromCodePoint(after));
-        safe = t.prefix === undefined && t.suffix === undefined && inVocab && !t.joins.has(key);
-        if (cuts.size < 0x10000) cuts.set(key, safe);
-      }
-      return safe;
-    },
-  };
+/** `BpeCounter.safeCut`, remembered for the first 65,536 pairs asked. */
+function safeBpeCut(state: BpeState, before: number, after: number): boolean {
+  const { t, cuts } = state;
+  const key = before * 0x110000 + after;
+  let safe = cuts.get(key);
+  if (safe === undefined) {
+    const inVocab = t.vocab.has(String.fromCodePoint(before)) && t.vocab.has(String.fromCodePoint(after));
+    safe = t.prefix === undefined && t.suffix === undefined && inVocab && !t.joins.has(key);
+    if (cuts.size < 0x10000) cuts.set(key, safe);
+  }
+  return safe;
 }
 
 function byteString(bytes: Uint8Array, n: number): string {
@@ -412,8 +444,48 @@ function createPieceFilters(pieces: Iterable<string>): { prefix(hash: number): b
 /** The penalty of an unknown character's node below the lowest score (`K_UNK_PENALTY`). */
 const UNK_PENALTY = 10;
 
+/** What a Unigram counter keeps: the pieces and their scores, and the lattice's arrays between calls. */
+interface UnigramState {
+  readonly ids: ReadonlyMap<string, number>;
+  readonly scores: Float64Array;
+  /** The longest piece, in UTF-16 units. */
+  readonly longest: number;
+  readonly unkId: number | undefined;
+  readonly byteFallback: boolean;
+  /** The score of an unknown character's node. */
+  readonly unkScore: number;
+  readonly filters: ReturnType<typeof createPieceFilters>;
+  /** Whether the vocabulary has the byte-fallback token of each byte. */
+  readonly byteIds: readonly boolean[];
+  /** The lattice's arrays: the best score of a path to each offset, where its last piece starts, and that piece's id. */
+  lattice: { best: Float64Array; from: Int32Array; idAt: Int32Array };
+}
+
 /** A Unigram model's counter (`Unigram::encode_optimized` and `tokenize`). */
 export function createUnigramCounter(model: Json): ModelCounter {
+  const { ids, scores, longest, minScore } = unigramVocab(model);
+  const state: UnigramState = {
+    ids,
+    scores,
+    longest,
+    unkId: typeof model.unk_id === 'number' ? model.unk_id : undefined,
+    byteFallback: model.byte_fallback === true,
+    unkScore: minScore - UNK_PENALTY,
+    filters: createPieceFilters(ids.keys()),
+    byteIds: Array.from({ length: 256 }, (_, b) => ids.has(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`)),
+    lattice: { best: new Float64Array(64), from: new Int32Array(64), idAt: new Int32Array(64) },
+  };
+  return {
+    count(sentence) {
+      if (sentence.length === 0) return 0;
+      fillLattice(state, sentence);
+      return countBestPath(state, sentence);
+    },
+  };
+}
+
+/** A Unigram vocabulary read: each piece's id and score, the longest piece and the lowest score. */
+function unigramVocab(model: Json): { ids: Map<string, number>; scores: Float64Array; longest: number; minScore: number } {
   const vocab = model.vocab as unknown[];
   const ids = new Map<string, number>();
   const scores = new Float64Array(vocab.length);
@@ -426,79 +498,80 @@ export function createUnigramCounter(model: Json): ModelCounter {
     longest = Math.max(longest, entry[0].length);
     minScore = Math.min(minScore, entry[1]);
   });
-  const unkId = typeof model.unk_id === 'number' ? model.unk_id : undefined;
-  const byteFallback = model.byte_fallback === true;
-  const unkScore = minScore - UNK_PENALTY;
-  const filters = createPieceFilters(ids.keys());
-  const byteIds = Array.from({ length: 256 }, (_, b) => ids.has(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
+  return { ids, scores, longest, minScore };
+}
 
-  /** Tokens of one string of the best path (`tokenize`): itself, its bytes (each must be a piece), or one unknown token. */
-  const tokensOf = (piece: string): number => {
-    if (ids.has(piece)) return 1;
-    if (!byteFallback) return 1;
-    const bytes = Buffer.from(piece, 'utf8');
-    return bytes.every((b) => byteIds[b]) ? bytes.length : 1;
-  };
-  // The lattice's arrays, kept between calls and grown as needed.
-  let lattice = { best: new Float64Array(64), from: new Int32Array(64), idAt: new Int32Array(64) };
+/**
+ * Fills the lattice forward (`encode_optimized`): for each offset, the best path to it. An offset no piece of one
+ * character reaches gets an unknown character's node.
+ */
+function fillLattice(state: UnigramState, sentence: string): void {
+  const n = sentence.length;
+  if (state.lattice.best.length < n + 1) state.lattice = { best: new Float64Array(2 * n + 2), from: new Int32Array(2 * n + 2), idAt: new Int32Array(2 * n + 2) };
+  const { best, from, idAt } = state.lattice;
+  const { ids, scores, filters } = state;
+  best.fill(0, 0, n + 1);
+  from.fill(-1, 0, n + 1);
+  for (let start = 0; start < n; ) {
+    const till = best[start]!;
+    const width = start + 1 < n && isLowSurrogateAt(sentence, start + 1) ? 2 : 1;
+    let single = false;
+    // Pieces starting here, shortest first (the trie's common-prefix order); the walk stops where no piece goes
+    // on, and only what may be a piece is looked up.
+    let hash = FNV_OFFSET;
+    for (let end = start + 1; end <= Math.min(n, start + state.longest); end++) {
+      hash = Math.imul(hash ^ sentence.charCodeAt(end - 1), FNV_PRIME) >>> 0;
+      if (!filters.prefix(hash)) break;
+      if (!filters.piece(hash)) continue;
+      const id = ids.get(sentence.slice(start, end));
+      if (id === undefined) continue;
+      const candidate = scores[id]! + till;
+      if (from[end] === -1 || candidate > best[end]!) {
+        best[end] = candidate;
+        from[end] = start;
+        idAt[end] = id;
+      }
+      if (end - start === width) single = true;
+    }
+    if (!single) {
+      const end = start + width;
+      const candidate = state.unkScore + till;
+      if (from[end] === -1 || candidate > best[end]!) {
+        best[end] = candidate;
+        from[end] = start;
+        idAt[end] = state.unkId ?? -1;
+      }
+    }
+    start += width;
+  }
+}
 
-  return {
-    count(sentence) {
-      const n = sentence.length;
-      if (n === 0) return 0;
-      if (lattice.best.length < n + 1) lattice = { best: new Float64Array(2 * n + 2), from: new Int32Array(2 * n + 2), idAt: new Int32Array(2 * n + 2) };
-      const { best, from, idAt } = lattice;
-      best.fill(0, 0, n + 1);
-      from.fill(-1, 0, n + 1);
-      for (let start = 0; start < n; ) {
-        const till = best[start]!;
-        const width = start + 1 < n && isLowSurrogateAt(sentence, start + 1) ? 2 : 1;
-        let single = false;
-        // Pieces starting here, shortest first (the trie's common-prefix order); the walk stops where no piece goes
-        // on, and only what may be a piece is looked up.
-        let hash = FNV_OFFSET;
-        for (let end = start + 1; end <= Math.min(n, start + longest); end++) {
-          hash = Math.imul(hash ^ sentence.charCodeAt(end - 1), FNV_PRIME) >>> 0;
-          if (!filters.prefix(hash)) break;
-          if (!filters.piece(hash)) continue;
-          const id = ids.get(sentence.slice(start, end));
-          if (id === undefined) continue;
-          const candidate = scores[id]! + till;
-          if (from[end] === -1 || candidate > best[end]!) {
-            best[end] = candidate;
-            from[end] = start;
-            idAt[end] = id;
-          }
-          if (end - start === width) single = true;
-        }
-        if (!single) {
-          const end = start + width;
-          const candidate = unkScore + till;
-          if (from[end] === -1 || candidate > best[end]!) {
-            best[end] = candidate;
-            from[end] = start;
-            idAt[end] = unkId ?? -1;
-          }
-        }
-        start += width;
-      }
-      // Back along the best path; runs of unknown characters are one string (fuse_unk).
-      let tokens = 0;
-      let unknownEnd = -1;
-      for (let end = n; end > 0; ) {
-        const start = from[end]!;
-        const unknown = unkId !== undefined && idAt[end] === unkId;
-        if (unknown) {
-          if (unknownEnd === -1) unknownEnd = end;
-        } else {
-          if (unknownEnd !== -1) tokens += tokensOf(sentence.slice(end, unknownEnd));
-          unknownEnd = -1;
-          tokens += 1;
-        }
-        end = start;
-      }
-      if (unknownEnd !== -1) tokens += tokensOf(sentence.slice(0, unknownEnd));
-      return tokens;
-    },
-  };
+/** The tokens along the lattice's best path, back from the end; runs of unknown characters are one string (fuse_unk). */
+function countBestPath(state: UnigramState, sentence: string): number {
+  const { from, idAt } = state.lattice;
+  const unkId = state.unkId;
+  let tokens = 0;
+  let unknownEnd = -1;
+  for (let end = sentence.length; end > 0; ) {
+    const start = from[end]!;
+    const unknown = unkId !== undefined && idAt[end] === unkId;
+    if (unknown) {
+      if (unknownEnd === -1) unknownEnd = end;
+    } else {
+      if (unknownEnd !== -1) tokens += unknownTokens(state, sentence.slice(end, unknownEnd));
+      unknownEnd = -1;
+      tokens += 1;
+    }
+    end = start;
+  }
+  if (unknownEnd !== -1) tokens += unknownTokens(state, sentence.slice(0, unknownEnd));
+  return tokens;
+}
+
+/** Tokens of one string of the best path (`tokenize`): itself, its bytes (each must be a piece), or one unknown token. */
+function unknownTokens(state: UnigramState, piece: string): number {
+  if (state.ids.has(piece)) return 1;
+  if (!state.byteFallback) return 1;
+  const bytes = Buffer.from(piece, 'utf8');
+  return bytes.every((b) => state.byteIds[b]) ? bytes.length : 1;
 }
