@@ -131,18 +131,22 @@ export function contentDefinedLast(run: UnitRun, limit: number): number {
     },
     low,
     window,
-    earlierPlaces(run, window),
+    earlierPlaces(run, low - window),
   );
   return cut > 0 ? first + cut - 1 : last;
 }
 
-/** The eligible places before `run.first` within `window` of it, nearest first. */
-function earlierPlaces(run: UnitRun, window: number): EarlierPlace[] {
+/**
+ * The eligible places before `run.first` at or after `from` (a negative position), nearest first. A run ends no
+ * earlier than `low`, and the places it competes with there lie within `window` before it: places before
+ * `low - window` are out of every window that counts, and are not read (each costs a hash of its text).
+ */
+function earlierPlaces(run: UnitRun, from: number): EarlierPlace[] {
   const out: EarlierPlace[] = [];
   let position = 0;
   for (let k = run.first - 1; k >= (run.earliest ?? run.first); k--) {
     position -= run.added(k);
-    if (position < -window) break;
+    if (position < from) break;
     if (run.mayEndBefore === undefined || run.mayEndBefore(k)) out.push({ position, value: run.valueBefore(k) });
   }
   return out;

@@ -242,16 +242,23 @@ const GAP_CACHE = 1000;
 /** Creates the measure of `sizer`. */
 export function createMeasure(sizer: Sizer): Measure {
   const gaps = new Map<string, number>();
+  // The gap measured last, looked at before the map: gaps between blocks are nearly all the same (`"\n\n"`), and
+  // comparing two short strings costs less than hashing a new slice for the map (a block every three bytes asks
+  // for several gaps a block).
+  const last = { text: '', size: 0 };
   return {
     size: (text) => sizer.size(text),
     gap(text) {
       if (text === '') return 0;
+      if (text === last.text) return last.size;
       let n = gaps.get(text);
       if (n === undefined) {
         n = sizer.size(text);
         if (gaps.size > GAP_CACHE) gaps.clear();
         gaps.set(text, n);
       }
+      last.text = text;
+      last.size = n;
       return n;
     },
   };

@@ -30,8 +30,10 @@ export const NO_HEADING: HeadingContext = headingContext([], []);
 export class DefaultHeadingTracker implements HeadingTracker {
   #levels: number[] = [];
   #titles: string[] = [];
+  #version = 0;
 
   update(level: number, text: string): void {
+    this.#version++;
     while (this.#levels.length > 0 && (this.#levels.at(-1) as number) >= level) {
       this.#levels.pop();
       this.#titles.pop();
@@ -49,8 +51,22 @@ export class DefaultHeadingTracker implements HeadingTracker {
   }
 
   reset(): void {
+    this.#version++;
     this.#levels = [];
     this.#titles = [];
+  }
+
+  /** Counts the calls that changed the stack or may have: a path read at one count holds while it stays. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * True when the stack ends with a heading of `level` titled `text`: an update with them would leave it as it is
+   * (the entries below have lower levels).
+   */
+  endsWith(level: number, text: string): boolean {
+    return this.#levels.at(-1) === level && this.#titles.at(-1) === text;
   }
 }
 
@@ -80,14 +96,23 @@ function withHeading(block: Block, heading: HeadingContext): Block {
 export function createHeadingStage(tracker: HeadingTracker = new DefaultHeadingTracker()): Core<Block, Block> {
   let context = headingContext(tracker.getPath(), tracker.getLevels());
   // Not a subclass: one could return arrays it keeps.
-  const owned = Object.getPrototypeOf(tracker) === DefaultHeadingTracker.prototype;
+  const owned = Object.getPrototypeOf(tracker) === DefaultHeadingTracker.prototype ? (tracker as DefaultHeadingTracker) : undefined;
+  // The default tracker's count of changes when `context` was read from it.
+  let version = owned?.version;
   return {
     write(block) {
-      if (block.kind === 'heading') {
+      if (block.kind !== 'heading') return [withHeading(block, context)];
+      if (owned === undefined) {
         tracker.update(block.depth, detached(block.title));
-        // The default tracker hands out copies: they need no second one (a heading per line makes this per block).
-        context = owned ? ownedContext(tracker.getPath(), tracker.getLevels()) : headingContext(tracker.getPath(), tracker.getLevels());
+        context = headingContext(tracker.getPath(), tracker.getLevels());
+      } else if (owned.version !== version || !owned.endsWith(block.depth, block.title)) {
+        owned.update(block.depth, detached(block.title));
+        // The default tracker hands out copies: they need no second one.
+        context = ownedContext(owned.getPath(), owned.getLevels());
+        version = owned.version;
       }
+      // Otherwise the heading repeats the last one (a heading per line under one title): the context stays, the
+      // same object, whose budget the chunk measure keeps at hand.
       return [withHeading(block, context)];
     },
     end() {

@@ -50,6 +50,8 @@ export interface Packer {
    * compete with those of the chunk in the making, so that where it ends depends on the text alone.
    */
   recent: BlockSpan[];
+  /** The last short block text measured, and its size (`blockSize`). */
+  readonly measured: { text: string; size: number };
 }
 
 /** Most spans emitted that a cut looks back at (they are also dropped once they cover a cut's window). */
@@ -59,7 +61,7 @@ const RECENT_SPANS = 256;
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [] };
+  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
 }
 
 /** Creates the packer core. */
@@ -89,12 +91,30 @@ export function packBlock(packer: Packer, input: Block): void {
   const heading = block.heading as HeadingContext;
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
-  const size = sizeUpTo(packer.cut.sizer, block.text, room);
+  const size = blockSize(packer, block.text, room);
   // A part of a construct the parser cut carries its frame (a table header, a fence line) when kept whole.
   const whole = block.continuation === undefined ? wholeSpan(block, size) : framedWholeSpan(block, size, config.preserveTables);
   const framed = (whole.prefix === '' && whole.suffix === '') || size > room ? size : packer.cut.sizer.size(whole.prefix + block.text + whole.suffix);
   if (framed <= room && !strandsHeadings(packer, whole)) addSpan(packer, whole);
   else cutAndAdd(packer, block, whole);
+}
+
+/** Texts up to this length are remembered by `blockSize`: V8 copies slices this short, so none holds its batch. */
+const MEASURED_LENGTH = 12;
+
+/**
+ * The size of a block's text, or a size past `room` when it is larger. A short text the same as the last one
+ * measured (one-letter paragraphs, a heading per line) is not measured again.
+ */
+function blockSize(packer: Packer, text: string, room: number): number {
+  const { measured } = packer;
+  if (text === measured.text && measured.size <= room) return measured.size;
+  const size = sizeUpTo(packer.cut.sizer, text, room);
+  if (text.length <= MEASURED_LENGTH && size <= room) {
+    measured.text = text;
+    measured.size = size;
+  }
+  return size;
 }
 
 /** The block with its heading context (none given: no heading) and the whitespace the last block left over. */
