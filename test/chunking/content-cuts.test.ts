@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/index.js';
-import { contentDefinedCut, placeValue, type CutPlaces } from '../../src/chunking/content-cuts.js';
+import { contentDefinedCut, contentDefinedLast, CUT_LOW, CUT_WINDOW, placeValue, type CutPlaces, type EarlierPlace, type UnitRun } from '../../src/chunking/content-cuts.js';
 import { textHash } from '../../src/unicode/text-hash.js';
 import { fcParams } from '../support/property.js';
 
@@ -14,6 +14,45 @@ import { fcParams } from '../support/property.js';
 function places(values: readonly number[], eligible: (k: number) => boolean = () => true): CutPlaces {
   return { count: values.length, position: (k) => k, value: (k) => values[k] as number, eligible };
 }
+
+/** `contentDefinedLast` as `contentDefinedCut` over the run's places, every earlier place within the window given. */
+function lastByCut(run: UnitRun, limit: number): number {
+  const positions = [0];
+  for (let k = run.first; k <= run.last; k++) positions.push((positions.at(-1) as number) + run.added(k));
+  const eligible = (k: number): boolean => run.mayEndBefore?.(k) ?? true;
+  const before: EarlierPlace[] = [];
+  let position = 0;
+  for (let k = run.first - 1; k >= (run.earliest ?? run.first); k--) {
+    position -= run.added(k);
+    if (position < -CUT_WINDOW * limit) break;
+    if (eligible(k)) before.push({ position, value: run.valueBefore(k) });
+  }
+  const places: CutPlaces = { count: run.last - run.first + 2, position: (i) => positions[i] as number, value: (i) => run.valueBefore(run.first + i), eligible: (i) => eligible(run.first + i) };
+  const cut = contentDefinedCut(places, CUT_LOW * limit, CUT_WINDOW * limit, before);
+  return cut > 0 ? run.first + cut - 1 : run.last;
+}
+
+describe('contentDefinedLast', () => {
+  it('chooses what contentDefinedCut chooses over the same places', () => {
+    const unit = fc.record({ size: fc.integer({ min: 0, max: 9 }), value: fc.integer({ min: 0, max: 4 }), eligible: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 2, maxLength: 60 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 60 }), (units, a, b, limit) => {
+        const earliest = a % units.length;
+        const first = earliest + (b % (units.length - earliest));
+        const run: UnitRun = {
+          first,
+          last: units.length - 1,
+          earliest,
+          added: (k) => (units[k] as { size: number }).size,
+          valueBefore: (k) => (units[k] as { value: number } | undefined)?.value ?? 5,
+          mayEndBefore: (k) => (units[k] as { eligible: boolean } | undefined)?.eligible ?? true,
+        };
+        expect(contentDefinedLast(run, limit)).toBe(lastByCut(run, limit));
+      }),
+      fcParams(300),
+    );
+  });
+});
 
 describe('contentDefinedCut', () => {
   it('ends at the first place past low that tops every place within the window before it', () => {
