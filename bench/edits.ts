@@ -9,6 +9,7 @@
  *   npx tsx bench/edits.ts --every --inputs /usr/share/doc/nodejs/api/deprecations.md --no-langchain
  *                                                   # every paragraph start of one document (a file or a folder)
  *   npx tsx bench/edits.ts --every --parents ...     # and how many parents (`parents: true`) each edit changes
+ *   npx tsx bench/edits.ts --every --worst 10 ...    # and the 10 edits that re-embed most (document, line, kind)
  *
  * For each corpus Markdown document with a prose paragraph, `--edits` (20) single-paragraph edits are drawn with a
  * seeded generator (insert a sentence, delete a sentence, change a word; `support/edits.mjs`), the same for every
@@ -48,6 +49,8 @@ interface EditFigures {
   unchanged: number;
   idChanged: number | null;
   quality: { chunks: number; excerpts: number; inside: number; precisionOmega: number };
+  /** With `--worst n`: the n edits that re-embed most; `line` is the edited paragraph's first line (1-based) before the edit. */
+  worstEdits?: { document: string; kind: string; line?: number; reembedded: number }[];
 }
 
 const { values } = parseArgs({
@@ -56,6 +59,7 @@ const { values } = parseArgs({
     edits: { type: 'string', default: '20' },
     every: { type: 'boolean', default: false },
     parents: { type: 'boolean', default: false },
+    worst: { type: 'string', default: '0' },
     sizes: { type: 'string', default: '256,512' },
     inputs: { type: 'string', default: 'corpus' },
     'no-langchain': { type: 'boolean', default: false },
@@ -72,7 +76,7 @@ if (values.dist === undefined) buildDist(ROOT);
 
 function measure(contender: string, input: string, size: number, dist?: string): EditFigures | { error: string } {
   const args = [CHILD, contender, input, String(size), values.every ? 'every' : values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
-  const env = values.parents ? { ...process.env, EDITS_PARENTS: '1' } : process.env;
+  const env = { ...process.env, ...(values.parents ? { EDITS_PARENTS: '1' } : {}), EDITS_WORST: values.worst };
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
@@ -98,6 +102,9 @@ function inputLabel(input: string): string {
 }
 
 const sections: string[] = [];
+/** The worst edits of each table (`--worst`), printed after the tables. */
+const worst: string[] = [];
+const worstLine = (e: NonNullable<EditFigures['worstEdits']>[number]): string => `  ${e.reembedded} re-embedded: ${e.kind} at ${e.document}${e.line === undefined ? '' : `:${e.line}`}`;
 for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as const))) {
   const rows: (string | number)[][] = [];
   for (const c of contenders) {
@@ -123,6 +130,7 @@ for (const [input, size] of inputs.flatMap((i) => sizes.map((s) => [i, s] as con
       m.quality.precisionOmega.toFixed(4),
     ]);
     console.error(`${input}, ${size} tokens, ${c.label}: done in ${seconds} s`);
+    if (m.worstEdits !== undefined && m.worstEdits.length > 0) worst.push(`${inputLabel(input)}, ${size} tokens, ${c.label}:\n${m.worstEdits.map(worstLine).join('\n')}`);
   }
   sections.push(
     `### ${inputLabel(input)}, ${size} tokens\n\n` +
@@ -143,3 +151,4 @@ writeResults(
     '"Re-embedded" counts the chunks of the edited version whose embedded text no chunk of the version before had.\n\n' +
     sections.join('\n\n'),
 );
+if (worst.length > 0) console.log(`\nThe edits that re-embed most (--worst):\n\n${worst.join('\n\n')}`);

@@ -76,6 +76,16 @@ let unchanged = 0;
 let idChanged = 0;
 let documents = 0;
 let chunksBefore = 0;
+// With EDITS_WORST=n (`bench/edits.ts --worst n`), the n edits that re-embed most, to find them again.
+const worstCount = Number(process.env.EDITS_WORST ?? 0);
+const worstEdits = [];
+const noteEdit = (doc, edit, fresh) => {
+  if (worstCount <= 0 || (worstEdits.length >= worstCount && fresh <= worstEdits.at(-1).reembedded)) return;
+  const line = edit.at === undefined ? undefined : doc.text.slice(0, edit.at).split('\n').length;
+  worstEdits.push({ document: doc.name, kind: edit.kind, ...(line === undefined ? {} : { line }), reembedded: fresh });
+  worstEdits.sort((a, b) => b.reembedded - a.reembedded);
+  worstEdits.length = Math.min(worstEdits.length, worstCount);
+};
 for (const doc of inputDocuments(input)) {
   const edits = every ? [...take(everyParagraphEdit(doc), 1)] : editsOf(doc, editCount);
   if (edits.length === 0) continue;
@@ -107,6 +117,7 @@ for (const doc of inputDocuments(input)) {
       if (contender === 'chunkstream' && ids[Math.min(k, ids.length - 1)] !== c.id) idChanged++;
     }
     reembed.push(fresh);
+    noteEdit(doc, edit, fresh);
   }
 }
 
@@ -148,5 +159,6 @@ console.log(
     unchanged,
     idChanged: contender === 'chunkstream' ? idChanged : null,
     quality: { chunks: chunks.length, excerpts, inside, precisionOmega: precisionSum / questions.length },
+    ...(worstCount > 0 ? { worstEdits } : {}),
   }),
 );

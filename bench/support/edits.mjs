@@ -90,16 +90,17 @@ export const NEW_PARAGRAPH = 'A paragraph was added here by the editor. It says 
  * Every single-paragraph edit of `doc` that inserts or deletes a paragraph: for each prose paragraph (as
  * `proseParagraphs` finds them, the same ones the sampled edits pick from), a new paragraph inserted before it, and
  * the paragraph deleted with the blank lines after it. Two edits per paragraph, in document order, no sampling;
- * made one at a time, since a long document's edited copies together would take hundreds of megabytes.
+ * made one at a time, since a long document's edited copies together would take hundreds of megabytes. Each edit
+ * says where it is (`at`, the paragraph's offset in the original), so that the worst can be found again.
  */
 export function* everyParagraphEdit(doc) {
   const text = doc.text;
   for (const [start, end] of proseParagraphs(text)) {
-    yield { kind: 'insert', text: `${text.slice(0, start)}${NEW_PARAGRAPH}\n\n${text.slice(start)}` };
+    yield { kind: 'insert', at: start, text: `${text.slice(0, start)}${NEW_PARAGRAPH}\n\n${text.slice(start)}` };
     // Up to the next non-blank line, so the paragraph goes with its separator and the rest keeps its spacing.
     const rest = /\S/.exec(text.slice(end));
     const to = rest === null ? text.length : text.lastIndexOf('\n', end + rest.index) + 1;
-    yield { kind: 'delete', text: text.slice(0, start) + text.slice(Math.max(to, end)) };
+    yield { kind: 'delete', at: start, text: text.slice(0, start) + text.slice(Math.max(to, end)) };
   }
 }
 
