@@ -91,8 +91,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { key: 'preserveTables', scope: 'chunk', flag: { group: 'Chunking', name: 'no-preserve-tables', value: 'negated', help: 'Let tables be cut like other text', default: 'tables kept whole when they fit' } },
   { key: 'tableSplit', scope: 'chunk' },
   { key: 'preserveCode', scope: 'chunk', flag: { group: 'Chunking', name: 'preserve-code', value: 'switch', help: 'Never split a fenced code block (a larger one stands alone, flagged oversized)', default: 'false' } },
-  // Parents come as their own records beside the chunks; the command line does not write them yet.
-  { key: 'parents', scope: 'chunk' },
+  { key: 'parents', scope: 'chunk', flag: { group: 'Output', name: 'parents', value: 'switch', help: 'Also write each section as a line {"type":"parent",…} before its chunks, which get its parentId', default: 'false' } },
   { key: 'contextualize', scope: 'chunk', flag: { group: 'Chunking', name: 'contextualize', value: 'switch', help: 'Count the heading breadcrumb in the size and set embedText', default: 'false' } },
   // Set per file by the command line, from the file's path.
   { key: 'documentId', scope: 'chunk' },

@@ -19,7 +19,8 @@ export interface DiffIo {
 const HELP = `Usage: chunkstream diff OLD.jsonl NEW.jsonl [options]
 
 Compares two runs of chunkstream by chunk id. Ids derive from each chunk's embedded content, so a chunk whose
-text did not change keeps its id whatever changed elsewhere in its document.
+text did not change keeps its id whatever changed elsewhere in its document. Parent lines (--parents) are
+compared by their id the same way.
 
 Output (standard output, one JSON line per change, in the order of each file):
   {"change":"added","id":…,"chunk":{…the new line…}}   a chunk to embed

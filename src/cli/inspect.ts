@@ -43,8 +43,11 @@ const OWN_FLAGS: readonly FlagSpec[] = [
 /** The main command's flag for `password`, which a PDF may need. */
 const PASSWORD_FLAG = OPTIONS.filter((o) => o.key === 'password');
 
-/** The chunking flags `inspect` takes, inside `--compare` settings too: those of the main command. */
-const CHUNK_FLAGS = OPTIONS.filter((o) => o.scope === 'chunk');
+/**
+ * The chunking flags `inspect` takes, inside `--compare` settings too: those of the main command, but `--parents`,
+ * which adds lines to the main command's output and changes no boundary `inspect` shows.
+ */
+const CHUNK_FLAGS = OPTIONS.filter((o) => o.scope === 'chunk' && o.key !== 'parents');
 
 /** Help lines of `--compare`, which takes two values. */
 const COMPARE_HELP = [

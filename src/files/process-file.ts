@@ -16,7 +16,7 @@ import { createStatisticsAccumulator } from '../chunking/statistics.js';
 import { chunk } from '../stream/chunk.js';
 import { defaultStrategyOf } from '../parsers/formats.js';
 import { parse } from '../stream/parse.js';
-import type { Chunk, ChunkStatistics } from '../types.js';
+import type { Chunk, ChunkStatistics, ParentRecord } from '../types.js';
 import type { InputFile } from './inputs.js';
 import { systemErrorReason } from '../errors.js';
 
@@ -96,6 +96,22 @@ export function chunkLine(c: Chunk, source: string): string {
   return jsonLine(c, sourceField(source));
 }
 
+/**
+ * The parents of a chunk stage (with the option `parents`) as JSON lines, each given out just before the first
+ * chunk it holds: `"type":"parent"`, every parent field, plus `source`. A chunk line has no `type`; a reader tells
+ * them apart by it and joins them by the chunk's `parentId`. The stage names a parent (its `'parent'` event) before
+ * it gives that parent's chunks; the parents not yet written wait here (a few at most: those whose chunks are
+ * still in the stream's buffers).
+ */
+function parentLines(stage: NodeJS.EventEmitter, tail: string): (c: Chunk) => string | undefined {
+  const waiting: ParentRecord[] = [];
+  stage.on('parent', (p: ParentRecord) => waiting.push(p));
+  return (c) => {
+    if (c.parentId === undefined || waiting[0]?.id !== c.parentId) return undefined;
+    return jsonLine({ type: 'parent', ...(waiting.shift() as ParentRecord) }, tail);
+  };
+}
+
 /** `,"source":…}` and the line's end: what {@link jsonLine} puts after a chunk's own fields. */
 function sourceField(source: string): string {
   return `,"source":${JSON.stringify(source)}}\n`;
@@ -105,7 +121,7 @@ function sourceField(source: string): string {
  * `JSON.stringify({ ...c, source }) + '\n'` without copying the chunk into an object of another shape for each
  * line: a chunk has no `source` field, so the copy's fields are the chunk's, then `source`.
  */
-function jsonLine(c: Chunk, tail: string): string {
+function jsonLine(c: object, tail: string): string {
   const json = JSON.stringify(c);
   return json.length === 2 ? `{${tail.slice(1)}` : json.slice(0, -1) + tail;
 }
@@ -192,6 +208,8 @@ interface FileRun {
   readonly pending: ReturnType<typeof createLineBuffer>;
   /** The `source` field each line ends with. */
   readonly tail: string;
+  /** The line of the parent that `c` is the first chunk of, with the option `parents` (`parentLines`). */
+  readonly parentBefore: (c: Chunk) => string | undefined;
   pendingChunks: number;
   bytesRead: number;
   /** Pages of a PDF, reported once its last page is read. */
@@ -223,6 +241,7 @@ export async function processFile(
     written: createStatisticsAccumulator(normalizeOptions(chunkOptions)),
     pending: createLineBuffer(config.batchBytes),
     tail: sourceField(input.source),
+    parentBefore: parentLines(chunkStage, sourceField(input.source)),
     pendingChunks: 0,
     bytesRead: 0,
     pages: 0,
@@ -256,6 +275,8 @@ async function* countBytes(run: FileRun, bytes: AsyncIterable<Buffer>): AsyncGen
 async function writeLines(run: FileRun, items: AsyncIterable<Chunk>): Promise<void> {
   for await (const c of items) {
     run.written.add(c);
+    const parent = run.parentBefore(c);
+    if (parent !== undefined) run.pending.add(parent);
     run.pending.add(jsonLine(c, run.tail));
     run.pendingChunks++;
     if (run.pending.size >= run.batchBytes) await flushLines(run);

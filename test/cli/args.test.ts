@@ -36,6 +36,10 @@ describe('parseCliArgs', () => {
     expect(c.inputs).toEqual(['a.md']);
   });
 
+  it('maps --parents to the chunk option parents', () => {
+    expect(run(['--parents', 'a.md']).chunkOptions).toEqual({ parents: true });
+  });
+
   it('maps --timeout to the parse option maxPdfSeconds', () => {
     expect(run(['--timeout', '12', 'a.pdf']).parseOptions).toEqual({ maxPdfSeconds: 12 });
   });

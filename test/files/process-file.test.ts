@@ -60,6 +60,32 @@ describe('processFile batches', () => {
   });
 });
 
+describe('processFile with parents', () => {
+  it('writes each parent as a line of type parent just before the first chunk it holds, and counts chunks only', async () => {
+    const text = document(40);
+    // Parent windows of 128 tokens over chunks of 48: sections of several parents, across batches of 512 bytes.
+    const options: ChunkOptions = { maxSize: 48, parents: { maxSize: 128 } };
+    const lines = Buffer.concat((await batchesOf(text, options, 512)).map((b) => b.bytes))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type?: string; id: string; parentId?: string; source: string });
+    const path = join(dir, 'doc-512.md');
+    const { chunks, parents = [] } = chunkText(text, { ...options, documentId: path, origin: path });
+    const expected: unknown[] = [];
+    let current: string | undefined;
+    for (const c of chunks) {
+      if (c.parentId !== current) {
+        current = c.parentId;
+        expected.push({ type: 'parent', ...parents.find((p) => p.id === current), source: path });
+      }
+      expected.push({ ...c, source: path });
+    }
+    expect(parents.length).toBeGreaterThan(40);
+    expect(lines).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+});
+
 describe('processFile errors', () => {
   /** A system error as Node's file-system calls make them. */
   const systemError = (code: string, syscall: string): NodeJS.ErrnoException =>
