@@ -85,6 +85,7 @@ const ONE_BY_ONE: Grow = { kind: 'one-by-one' };
 export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOnly = false): PackedSpan[] {
   const out: PackedSpan[] = [];
   let all = spans;
+  let reads = spanReads(all);
   let i = 0;
   let boundary = -1;
   while (i < all.length) {
@@ -99,16 +100,53 @@ export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOn
     if (below !== undefined) {
       // concat, not splice(...below): a spread of many thousands of arguments overflows the stack.
       all = all.slice(0, i).concat(below, all.slice(i + 1));
+      reads = spanReads(all);
       boundary = -1;
       continue;
     }
     if (boundary < i) boundary = nextStandingAlone(all, i);
-    const run = packRun(all, i, boundary - 1, out.length, alone, rules);
+    const run = packRun(all, i, boundary - 1, out.length, alone, rules, reads);
     out.push(run.span);
     if (firstOnly) break;
     i = run.last + 1;
   }
   return out;
+}
+
+/**
+ * What the runs of a packing read of each span, kept by its index once read (NaN before): a run looks back at the
+ * places of the runs before it, so each span's place would be read several times, each a hash of its text and the
+ * measure of the whitespace before it.
+ */
+interface SpanReads {
+  /** What the span adds to a run that holds the span before it (`PackRules.joined`). */
+  readonly joined: Float64Array;
+  /** The value of the place before the span (`valueBefore` of `content-cuts.ts`). */
+  readonly values: Float64Array;
+}
+
+function spanReads(spans: readonly LevelSpan[]): SpanReads {
+  return { joined: new Float64Array(spans.length).fill(Number.NaN), values: new Float64Array(spans.length).fill(Number.NaN) };
+}
+
+/** `rules.joined(spans, k)`, read once. */
+function joinedAt(reads: SpanReads, spans: readonly LevelSpan[], k: number, rules: PackRules): number {
+  let size = reads.joined[k] as number;
+  if (Number.isNaN(size)) {
+    size = rules.joined(spans, k);
+    reads.joined[k] = size;
+  }
+  return size;
+}
+
+/** The value of the place before `spans[k]`, read once. */
+function valueAt(reads: SpanReads, spans: readonly LevelSpan[], k: number, rules: PackRules): number {
+  let value = reads.values[k] as number;
+  if (Number.isNaN(value)) {
+    value = placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(rules.text, (spans[k] as LevelSpan).start));
+    reads.values[k] = value;
+  }
+  return value;
 }
 
 /** The index of the first span at or after `from` packed alone, or the number of spans. */
@@ -119,14 +157,14 @@ function nextStandingAlone(spans: readonly LevelSpan[], from: number): number {
 }
 
 /** The run that starts at `spans[from]` (which measures `alone` without its gap) and ends at `spans[last]` at the latest. */
-function packRun(spans: readonly LevelSpan[], from: number, last: number, index: number, alone: number, rules: PackRules): { span: PackedSpan; last: number } {
+function packRun(spans: readonly LevelSpan[], from: number, last: number, index: number, alone: number, rules: PackRules, reads: SpanReads): { span: PackedSpan; last: number } {
   const { frame, text, sizer } = rules;
   const budget: Budget = index === 0 ? rules.budgets.first : rules.budgets.rest;
   const prefix = index > 0 || frame.prefixFirst ? frame.prefix : '';
   const framing = (prefix === '' ? 0 : frame.prefixSize) + frame.suffixSize;
   const bare = prefix === '' && frame.suffix === '';
   const desired = budget.desired - framing;
-  const added = (k: number): number => (k === from ? alone : k === 0 ? rules.alone(spans[0] as LevelSpan) : rules.joined(spans, k));
+  const added = (k: number): number => (k === from ? alone : k === 0 ? rules.alone(spans[0] as LevelSpan) : joinedAt(reads, spans, k, rules));
   const found = fitKnown({
     first: from,
     last,
@@ -141,7 +179,7 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
     grow: ONE_BY_ONE,
     // The places of the runs before this one compete too: where a run ends then depends on the text alone.
     choose: (first, end) =>
-      contentDefinedLast({ first, last: end, earliest: 0, added, valueBefore: (k) => placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(text, (spans[k] as LevelSpan).start)) }, desired),
+      contentDefinedLast({ first, last: end, earliest: 0, added, valueBefore: (k) => valueAt(reads, spans, k, rules) }, desired),
   });
   const end = found.last;
   let fallback = false;
