@@ -24,6 +24,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
 import { textHash } from '../../unicode/text-hash.js';
+import { afterIndent, atxOpenLength, closesFence, fenceLineEnd, fenceOpen, isListMarker, isSetextUnderline, isThematicBreak, itemFenceOpen, SPACE_OR_TAB } from './block-syntax.js';
 import { BACKTICK, COLON, CR, DASH, DIGIT_0, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LESS, LF, PIPE, PLUS, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
@@ -376,31 +377,21 @@ function isBlankLine(text: string, start: number, end: number): boolean {
   return true;
 }
 
-const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
-
 /** True when the line at `start` begins a block that cannot continue what came before a blank line. */
 function startsFreshBlock(text: string, start: number): boolean {
   const c = text.charCodeAt(start);
   if (c === SPACE || c === TAB) return false; // indented: list continuation or indented code
   if (c === DASH || c === PLUS || c === STAR || isDigit(c)) {
-    return !LIST_MARKER.test(text.slice(start, start + 12));
+    return !isListMarker(text, start);
   }
   return true;
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,}|\${2,})([^\r\n]*)/;
-const ITEM_FENCE = /^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})([^\r\n]*)/;
 const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i;
 const HTML_TYPE_6 =
   /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
 const HTML_TYPE_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*\r?\n?$/;
-const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|\r?\n|$)/;
-/** A thematic break that no paragraph line above can turn into a setext underline (`***`, `___`, not `---`). */
-const STAR_BREAK = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})\r?\n?$/;
-const DASH_BREAK = /^ {0,3}(?:-[ \t]*){3,}\r?\n?$/;
-const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?\n?$/;
 const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\n?$/;
-const TOP_LEVEL_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
 
 /**
  * What the scan knows at a line start: the multi-line constructs a blank line does not end (front matter, fenced
@@ -410,8 +401,11 @@ const TOP_LEVEL_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)/;
 interface ScanState {
   first: boolean;
   frontmatter: boolean;
-  /** The open fence: what closes it, and its opening line. */
-  fence: { close: RegExp; open: string; item: boolean } | null;
+  /**
+   * The open fence: its character and length (what closes it), its opening line, and whether it opened on a list
+   * item's marker line (then a closing line may be indented any amount).
+   */
+  fence: { char: number; length: number; open: string; item: boolean } | null;
   /** The open HTML block of kind 1–5: the marker that ends it, and its opening line. */
   htmlEnd: string | null;
   htmlOpen: string;
@@ -484,17 +478,18 @@ function classify(s: ScanState, text: string, start: number, end: number): { ran
   const inside = insideConstruct(s, 'line');
   if (inside !== undefined) return { rank: INSIDE, continues: inside };
   const line = linePrefix(text, start, end);
-  if (s.paragraphStart !== -1 && (SETEXT_UNDERLINE.test(line) || DELIMITER_ROW.test(line))) return null;
-  // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone.
+  if (s.paragraphStart !== -1 && (isSetextUnderline(line, afterIndent(line, 0)) || DELIMITER_ROW.test(line))) return null;
+  // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone
+  // (`---` only after a blank line, where no paragraph above can turn it into a setext underline).
   const c = line.charCodeAt(0);
-  if ((c === HASH && ATX_HEADING.test(line)) || ((c === STAR || c === UNDERSCORE) && STAR_BREAK.test(line)) || (c === DASH && s.previousBlank && DASH_BREAK.test(line))) {
+  if ((c === HASH && atxOpenLength(line, 0) > 0) || ((c === STAR || c === UNDERSCORE || (c === DASH && s.previousBlank)) && isThematicBreak(line, 0))) {
     return { rank: EXACT, continues: undefined };
   }
   if (s.table !== null && !s.previousBlank) {
     const { header, delimiter } = s.table;
     return { rank: ROW, continues: { cut: 'row', prelude: `${header}\n${delimiter}\n`, frame: `${header}\n${delimiter}` } };
   }
-  if (s.inList && TOP_LEVEL_ITEM.test(line)) return { rank: ITEM, continues: { cut: 'item', prelude: '' } };
+  if (s.inList && isListMarker(line, afterIndent(line, 0))) return { rank: ITEM, continues: { cut: 'item', prelude: '' } };
   // After a blank line outside a list or indented code, the line starts a block of its own: nothing continues.
   if (s.previousBlank && !s.inList && !s.indentedCode) return { rank: LINE_END, continues: undefined };
   return { rank: LINE_END, continues: { cut: 'line', prelude: linePrelude(s) } };
@@ -552,9 +547,7 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
     s.paragraphStart = -1;
     return;
   }
-  let i = start;
-  while (i < start + 3 && text.charCodeAt(i) === SPACE) i++;
-  const first = text.charCodeAt(i);
+  const first = text.charCodeAt(afterIndent(text, start));
   // Indented code: four columns of indentation where no paragraph or list can take the line.
   if ((first === SPACE || first === TAB) && !s.inList && (wasBlank || s.indentedCode || s.paragraphStart === -1)) {
     s.indentedCode = true;
@@ -565,10 +558,11 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
   s.indentedCode = false;
   // Most lines start with a letter: only lines that may be markup are looked at closely (and sliced).
   const line = SPECIAL_FIRST.has(first) ? linePrefix(text, start, end) : '';
+  const at = afterIndent(line, 0);
   const marker = first === DASH || first === PLUS || first === STAR || isDigit(first);
-  const isBreak = (first === STAR || first === UNDERSCORE || first === DASH) && (STAR_BREAK.test(line) || DASH_BREAK.test(line));
-  const isItem = marker && !isBreak && TOP_LEVEL_ITEM.test(line);
-  const isHeading = first === HASH && ATX_HEADING.test(line);
+  const isBreak = (first === STAR || first === UNDERSCORE || first === DASH) && isThematicBreak(line, at);
+  const isItem = marker && !isBreak && isListMarker(line, at);
+  const isHeading = first === HASH && atxOpenLength(line, at) > 0;
   const isQuote = first === GREATER;
   if (isItem) s.inList = true;
   else if (!indented && (wasBlank || isHeading || isBreak || isQuote)) s.inList = false;
@@ -592,15 +586,15 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
   s.first = false;
   const c0 = text.charCodeAt(start);
   if (s.frontmatter) {
-    if (/^---[ \t]*\r?\n?$/.test(text.slice(start, end))) s.frontmatter = false;
+    if (isFrontMatterFence(text, start, end)) s.frontmatter = false;
     return;
   }
-  if (isFirst && c0 === DASH && /^---[ \t]*\r?\n?$/.test(text.slice(start, end))) {
+  if (isFirst && c0 === DASH && isFrontMatterFence(text, start, end)) {
     s.frontmatter = true;
     return;
   }
   if (s.fence !== null) {
-    if (end - start < 1024 && s.fence.close.test(text.slice(start, end))) s.fence = null;
+    if (end - start < 1024 && closesOpenFence(s.fence, text, start, end)) s.fence = null;
     return;
   }
   if (s.htmlEnd !== null) {
@@ -609,9 +603,7 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
   }
   // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
   // item whose first line is a fence.
-  let i = start;
-  while (i < start + 3 && text.charCodeAt(i) === SPACE) i++;
-  const c = text.charCodeAt(i);
+  const c = text.charCodeAt(afterIndent(text, start));
   if (c === DASH || c === PLUS || c === STAR || isDigit(c) || c === SPACE || c === TAB) {
     openItemFence(s, lineText(text, start, Math.min(end, start + 4096)));
     return;
@@ -623,15 +615,21 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
     return;
   }
   if (s.htmlUntilBlank) return;
-  const m = FENCE_OPEN.exec(line);
-  if (m === null) return;
-  const marker = m[1] as string;
-  const info = m[2] as string;
-  // A backtick fence's info string may not contain a backtick; a `$$` fence's meta may not contain `$`.
-  if (marker[0] === '`' && info.includes('`')) return;
-  if (marker[0] === '$' && info.includes('$')) return;
-  const escaped = marker[0] === '`' ? '`' : marker[0] === '~' ? '~' : '\\$';
-  s.fence = { close: new RegExp(`^ {0,3}${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), open: line, item: false };
+  const fence = fenceOpen(line, afterIndent(line, 0));
+  if (fence !== null) s.fence = { char: fence.marker.charCodeAt(0), length: fence.marker.length, open: line, item: false };
+}
+
+/** True when the line `[start, end)` closes `fence`: at most three spaces in (any blanks for a list item's fence), then its run. */
+function closesOpenFence(fence: NonNullable<ScanState['fence']>, text: string, start: number, end: number): boolean {
+  let from = start;
+  if (fence.item) while (SPACE_OR_TAB(text.charCodeAt(from))) from++;
+  else from = afterIndent(text, start);
+  return closesFence(text, from, contentEnd(text, start, end), fence.char, fence.length);
+}
+
+/** True when the line `[start, end)` is a front matter fence: `---`, then only blanks. */
+function isFrontMatterFence(text: string, start: number, end: number): boolean {
+  return fenceLineEnd(text, start) === contentEnd(text, start, end);
 }
 
 /**
@@ -640,12 +638,8 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
  */
 function openItemFence(s: ScanState, line: string): void {
   if (s.htmlUntilBlank) return;
-  const m = ITEM_FENCE.exec(line);
-  if (m === null) return;
-  const marker = m[1] as string;
-  if (marker[0] === '`' && (m[2] as string).includes('`')) return;
-  const escaped = marker[0] === '`' ? '`' : '~';
-  s.fence = { close: new RegExp(`^[ \\t]*${escaped}{${marker.length},}[ \\t]*\\r?\\n?$`), open: line, item: true };
+  const fence = itemFenceOpen(line);
+  if (fence !== null) s.fence = { char: fence.marker.charCodeAt(0), length: fence.marker.length, open: line, item: true };
 }
 
 function openHtml(s: ScanState, line: string): void {

@@ -19,8 +19,9 @@
  */
 import type { Root } from 'mdast';
 import {
-  asMicromarkReads, atxTitle, cellStarts, delimiterCells, fenceLineEnd, frontMatterEnd, headerCells, htmlEnds, htmlStartCondition,
-  indexOrEnd, isBlankFrom, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo, SPACE_OR_TAB, Unsupported,
+  asMicromarkReads, atxOpenLength, atxTitle, cellStarts, closesFence, delimiterCells, fenceLineEnd, fenceOpen, frontMatterEnd, headerCells, htmlEnds,
+  htmlStartCondition, indexOrEnd, isBlankFrom, isSetextUnderline, isThematicBreak, LINE, mayBeDelimiterRow, mayStartBlock, readDefinition, readInfo,
+  SPACE_OR_TAB, Unsupported,
 } from './block-syntax.js';
 import { APOSTROPHE, BACKTICK, CARET, CR, DASH, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PLUS, QUOTE, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
@@ -144,11 +145,6 @@ function scan(text: string): Root | string {
   }
 }
 
-const ATX_OPEN = /^#{1,6}(?=[ \t]|$)/;
-const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
-const FENCE_OPEN = /^(?:`{3,}|~{3,})/;
-const MATH_OPEN = /^\${2,}/;
 const ORDERED_MARKER = /(\d{1,9})([.)])/y;
 
 /** The line-by-line reader of one text. */
@@ -478,12 +474,7 @@ class Scanner {
 
   /** True when the line closes the fence or math block `block`: its marker, at least as many, then blanks. */
   private isClosingFence(block: Block): boolean {
-    if (this.indent > 3 || this.peek(this.nextNonspace) !== block.fenceChar) return false;
-    let i = this.nextNonspace;
-    while (i < this.lineEnd && this.text.charCodeAt(i) === block.fenceChar) i++;
-    if (i - this.nextNonspace < block.fenceLength) return false;
-    while (i < this.lineEnd && SPACE_OR_TAB(this.text.charCodeAt(i))) i++;
-    return i === this.lineEnd;
+    return this.indent <= 3 && closesFence(this.text, this.nextNonspace, this.lineEnd, block.fenceChar, block.fenceLength);
   }
 
   /** Starts the block the line's next characters open under `container`, if any (see `BlockStart`). */
@@ -508,14 +499,13 @@ class Scanner {
     const rest = this.text.slice(at, this.lineEnd);
     let started: BlockStart = 'none';
     if (c === HASH) started = this.startAtxHeading(container, at, rest);
-    else if (c === BACKTICK || c === TILDE) started = this.startFence(container, at, c, rest);
-    else if (c === DOLLAR) started = this.startMath(container, at, rest);
+    else if (c === BACKTICK || c === TILDE || c === DOLLAR) started = this.startFence(container, at, c, rest);
     else if (c === LESS) started = this.startHtml(container, rest);
     if (started !== 'none') return started;
     // Setext heading underline.
-    if ((c === EQUALS || c === DASH) && container.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest)) return this.startSetextHeading(container, c);
+    if ((c === EQUALS || c === DASH) && container.kind === 'paragraph' && isSetextUnderline(rest, 0)) return this.startSetextHeading(container, c);
     // Thematic break.
-    if ((c === STAR || c === DASH || c === UNDERSCORE) && THEMATIC_BREAK.test(rest)) {
+    if ((c === STAR || c === DASH || c === UNDERSCORE) && isThematicBreak(rest, 0)) {
       this.closeUnmatched();
       return this.endLeafHere(this.addChild('thematicBreak', container, at));
     }
@@ -535,40 +525,26 @@ class Scanner {
 
   /** Starts an ATX heading when `rest` (the line from `at`) opens one. */
   private startAtxHeading(container: Block, at: number, rest: string): BlockStart {
-    const open = ATX_OPEN.exec(rest);
-    if (open === null) return 'none';
+    const depth = atxOpenLength(rest, 0);
+    if (depth === 0) return 'none';
     this.closeUnmatched();
     const heading = this.addChild('heading', container, at);
-    heading.depth = open[0].length;
-    heading.title = atxTitle(this.text, at + open[0].length, this.lineEnd);
+    heading.depth = depth;
+    heading.title = atxTitle(this.text, at + depth, this.lineEnd);
     return this.endLeafHere(heading);
   }
 
-  /** Starts fenced code when `rest` opens a fence of `c` (a backtick fence's info holds no backtick). */
+  /** Starts fenced code, or math (remark-math's `$$` blocks), when `rest` opens a fence of `c` (`fenceOpen`). */
   private startFence(container: Block, at: number, c: number, rest: string): BlockStart {
-    const fence = FENCE_OPEN.exec(rest);
+    const fence = fenceOpen(rest, 0);
     if (fence === null) return 'none';
-    const info = rest.slice(fence[0].length);
-    if (c === BACKTICK && info.includes('`')) return 'none';
     this.closeUnmatched();
     const code = this.addChild('code', container, at);
     code.fenceChar = c;
-    code.fenceLength = fence[0].length;
+    code.fenceLength = fence.marker.length;
     code.fenceOffset = this.indent;
-    Object.assign(code, readInfo(info));
+    if (c !== DOLLAR) Object.assign(code, readInfo(fence.info));
     return this.endLeafHere(code);
-  }
-
-  /** Starts math (remark-math's `$$` blocks) when `rest` opens a fence of two dollars or more whose meta holds no dollar. */
-  private startMath(container: Block, at: number, rest: string): BlockStart {
-    const fence = MATH_OPEN.exec(rest);
-    if (fence === null || rest.includes('$', fence[0].length)) return 'none';
-    this.closeUnmatched();
-    const math = this.addChild('code', container, at);
-    math.fenceChar = DOLLAR;
-    math.fenceLength = fence[0].length;
-    math.fenceOffset = this.indent;
-    return this.endLeafHere(math);
   }
 
   /** Starts an HTML block when `rest` meets one of the start conditions. */

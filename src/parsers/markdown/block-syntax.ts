@@ -3,7 +3,7 @@
  * definition, the cells of a GFM table row and delimiter row, the conditions that start and end an HTML block, the
  * fences of front matter. Pure functions over the text, each read the way micromark reads it.
  */
-import { APOSTROPHE, BACKSLASH, COLON, CR, DASH, DEL, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PIPE, QUOTE, RIGHT_BRACKET, RIGHT_PAREN, SPACE, TAB } from './char-codes.js';
+import { APOSTROPHE, BACKSLASH, BACKTICK, COLON, CR, DASH, DEL, DOLLAR, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PIPE, QUOTE, RIGHT_BRACKET, RIGHT_PAREN, SPACE, TAB } from './char-codes.js';
 
 /** A construct the block scanner leaves to micromark; its message says which. */
 export class Unsupported extends Error {}
@@ -12,6 +12,97 @@ export class Unsupported extends Error {}
 export const LINE = 4;
 
 export const SPACE_OR_TAB = (c: number): boolean => c === SPACE || c === TAB;
+
+/**
+ * Where a block start is read on the line at `from`: after up to three spaces (four columns make indented code).
+ * Lines of the functions below are strings that end where the line's text does (no line ending).
+ */
+export function afterIndent(line: string, from: number): number {
+  let i = from;
+  while (i < from + 3 && line.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+const ATX_OPEN = /#{1,6}(?=[ \t]|$)/y;
+// A line's text may end with a CR: a lone CR is a line ending of its own, which the batcher (cutting at LFs only)
+// leaves in the line before a CRLF.
+const THEMATIC_BREAK = /(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\r?$/y;
+const SETEXT_UNDERLINE = /(?:=+|-+)[ \t]*\r?$/y;
+const FENCE_MARKER = /`{3,}|~{3,}|\${2,}/y;
+/** A list marker; what follows it may be a line ending, for a caller that reads past the line's text. */
+const LIST_MARKER = /(?:[-+*]|\d{1,9}[.)])(?=[ \t]|\r?\n|$)/y;
+/** A list marker and the blanks after it, before more content on the same line. */
+const LIST_MARKER_AND_BLANKS = /(?:[-+*]|\d{1,9}[.)])[ \t]+/y;
+
+/** The number of `#`s of the ATX heading opening at `from` of `line` (one to six, then a blank or the end), 0 when none. */
+export function atxOpenLength(line: string, from: number): number {
+  ATX_OPEN.lastIndex = from;
+  return ATX_OPEN.test(line) ? ATX_OPEN.lastIndex - from : 0;
+}
+
+/** True when `line` from `from` on is a thematic break: three or more of one of `*`, `-`, `_`, blanks between. */
+export function isThematicBreak(line: string, from: number): boolean {
+  THEMATIC_BREAK.lastIndex = from;
+  return THEMATIC_BREAK.test(line);
+}
+
+/** True when `line` from `from` on is a setext heading underline: a run of `=` or of `-`, then blanks. */
+export function isSetextUnderline(line: string, from: number): boolean {
+  SETEXT_UNDERLINE.lastIndex = from;
+  return SETEXT_UNDERLINE.test(line);
+}
+
+/** True when a list marker (`-`, `+`, `*`, or up to nine digits and `.` or `)`) opens `text` at `from`. */
+export function isListMarker(text: string, from: number): boolean {
+  LIST_MARKER.lastIndex = from;
+  return LIST_MARKER.test(text);
+}
+
+/** The opening line of fenced code or math: its marker (three backticks or tildes or more, or two dollars or more) and what follows it. */
+export interface FenceOpen {
+  readonly marker: string;
+  readonly info: string;
+}
+
+/**
+ * The fence `line` opens at `from`, or null: a backtick fence's info string may not hold a backtick, nor a `$$`
+ * fence's meta a dollar (remark-math's math blocks).
+ */
+export function fenceOpen(line: string, from: number): FenceOpen | null {
+  FENCE_MARKER.lastIndex = from;
+  if (!FENCE_MARKER.test(line)) return null;
+  const marker = line.slice(from, FENCE_MARKER.lastIndex);
+  const info = line.slice(FENCE_MARKER.lastIndex);
+  const c = marker.charCodeAt(0);
+  if ((c === BACKTICK && info.includes('`')) || (c === DOLLAR && info.includes('$'))) return null;
+  return { marker, info };
+}
+
+/**
+ * The code fence opened on a list item's marker line (`- ```js`, `1. - ~~~`: blanks, one or more markers each
+ * followed by blanks, then a fence of backticks or tildes), or null.
+ */
+export function itemFenceOpen(line: string): FenceOpen | null {
+  let i = 0;
+  while (SPACE_OR_TAB(line.charCodeAt(i))) i++;
+  const first = i;
+  for (;;) {
+    LIST_MARKER_AND_BLANKS.lastIndex = i;
+    if (!LIST_MARKER_AND_BLANKS.test(line)) break;
+    i = LIST_MARKER_AND_BLANKS.lastIndex;
+  }
+  if (i === first || line.charCodeAt(i) === DOLLAR) return null;
+  return fenceOpen(line, i);
+}
+
+/** True when `[from, to)` of `text` closes a fence of `length` or more `char`s: that run from `from`, then only blanks. */
+export function closesFence(text: string, from: number, to: number, char: number, length: number): boolean {
+  let i = from;
+  while (i < to && text.charCodeAt(i) === char) i++;
+  if (i - from < length) return false;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  return i === to;
+}
 
 /** The HTML blocks that start with a raw tag (condition 1) and the tag that ends them. */
 const HTML_RAW = /^<(?:script|pre|style|textarea)(?=[ \t>]|$)/i;
