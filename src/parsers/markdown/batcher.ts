@@ -24,7 +24,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
 import { textHash } from '../../unicode/text-hash.js';
-import { afterIndent, atxOpenLength, closesFence, fenceLineEnd, fenceOpen, isListMarker, isSetextUnderline, isThematicBreak, itemFenceOpen, SPACE_OR_TAB } from './block-syntax.js';
+import { afterIndent, atxOpenLength, closesFence, delimiterCells, fenceLineEnd, fenceOpen, htmlEnds, htmlStartCondition, isListMarker, mayBeDelimiterRow, isSetextUnderline, isThematicBreak, itemFenceOpen, SPACE_OR_TAB } from './block-syntax.js';
 import { BACKTICK, COLON, CR, DASH, DIGIT_0, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LESS, LF, PIPE, PLUS, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
@@ -387,11 +387,6 @@ function startsFreshBlock(text: string, start: number): boolean {
   return true;
 }
 
-const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i;
-const HTML_TYPE_6 =
-  /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
-const HTML_TYPE_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*\r?\n?$/;
-const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\n?$/;
 
 /**
  * What the scan knows at a line start: the multi-line constructs a blank line does not end (front matter, fenced
@@ -406,8 +401,8 @@ interface ScanState {
    * item's marker line (then a closing line may be indented any amount).
    */
   fence: { char: number; length: number; open: string; item: boolean } | null;
-  /** The open HTML block of kind 1–5: the marker that ends it, and its opening line. */
-  htmlEnd: string | null;
+  /** The open HTML block of condition 1–5 (`htmlEnds` says where it ends), and its opening line. */
+  htmlEnd: number | null;
   htmlOpen: string;
   /** An HTML block of kind 6–7 runs until a blank line. */
   htmlUntilBlank: boolean;
@@ -478,7 +473,7 @@ function classify(s: ScanState, text: string, start: number, end: number): { ran
   const inside = insideConstruct(s, 'line');
   if (inside !== undefined) return { rank: INSIDE, continues: inside };
   const line = linePrefix(text, start, end);
-  if (s.paragraphStart !== -1 && (isSetextUnderline(line, afterIndent(line, 0)) || DELIMITER_ROW.test(line))) return null;
+  if (s.paragraphStart !== -1 && (isSetextUnderline(line, afterIndent(line, 0)) || isDelimiterRow(line))) return null;
   // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone
   // (`---` only after a blank line, where no paragraph above can turn it into a setext underline).
   const c = line.charCodeAt(0);
@@ -568,7 +563,7 @@ function advance(s: ScanState, text: string, base: number, start: number, end: n
   else if (!indented && (wasBlank || isHeading || isBreak || isQuote)) s.inList = false;
   s.inQuote = isQuote;
   if (s.table !== null && (isHeading || isQuote || isItem || isBreak)) s.table = null;
-  if (s.table === null && s.paragraphStart !== -1 && (first === PIPE || first === COLON || first === DASH) && DELIMITER_ROW.test(line) && (line.includes('|') || line.includes(':'))) {
+  if (s.table === null && s.paragraphStart !== -1 && mayBeDelimiterRow(first) && isDelimiterRow(line)) {
     s.table = { header: text.slice(s.paragraphStart - base, s.paragraphEnd - base), delimiter: line };
   }
   const plain = s.table === null && !isHeading && !isQuote && !isBreak;
@@ -598,7 +593,7 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
     return;
   }
   if (s.htmlEnd !== null) {
-    if (text.slice(start, end).toLowerCase().includes(s.htmlEnd)) s.htmlEnd = null;
+    if (htmlEnds(s.htmlEnd, text.slice(start, end), false)) s.htmlEnd = null;
     return;
   }
   // Only lines that begin (after up to 3 spaces) with one of ` ~ $ < can open a tracked construct, or a list
@@ -642,36 +637,22 @@ function openItemFence(s: ScanState, line: string): void {
   if (fence !== null) s.fence = { char: fence.marker.charCodeAt(0), length: fence.marker.length, open: line, item: true };
 }
 
+/**
+ * Opens the HTML block `line` starts, if any (CommonMark's conditions, as the block scanner reads them): one of
+ * conditions 1–5 open until its end marker (unless the line holds it), one of 6–7 until a blank line. A complete
+ * tag alone on its line (7) cannot interrupt a paragraph.
+ */
 function openHtml(s: ScanState, line: string): void {
-  const lower = line.toLowerCase();
-  const raw = HTML_RAW.exec(line);
-  let end: string | null = null;
-  let from = 0;
-  if (raw) {
-    end = `</${(raw[1] as string).toLowerCase()}>`;
-    from = raw[0].length;
-  } else if (/^ {0,3}<!--/.test(line)) {
-    end = '-->';
-    from = line.indexOf('<!--') + 4;
-  } else if (/^ {0,3}<\?/.test(line)) {
-    end = '?>';
-    from = line.indexOf('<?') + 2;
-  } else if (/^ {0,3}<!\[CDATA\[/.test(line)) {
-    end = ']]>';
-    from = line.indexOf('<![CDATA[') + 9;
-  } else if (/^ {0,3}<![A-Za-z]/.test(line)) {
-    end = '>';
-    from = line.indexOf('<!') + 2;
-  }
-  if (end !== null) {
-    if (!lower.includes(end, from)) {
-      s.htmlEnd = end;
-      s.htmlOpen = line;
-    }
-    return;
-  }
-  if (HTML_TYPE_6.test(line) || HTML_TYPE_7.test(line)) {
-    s.htmlUntilBlank = true;
-    s.htmlOpen = line;
-  }
+  const at = afterIndent(line, 0);
+  const condition = htmlStartCondition(line.slice(at));
+  if (condition === 0 || (condition === 7 && s.paragraphStart !== -1)) return;
+  if (condition >= 6) s.htmlUntilBlank = true;
+  else if (!htmlEnds(condition, line.slice(at), true)) s.htmlEnd = condition;
+  else return;
+  s.htmlOpen = line;
+}
+
+/** True when `line` is a GFM table's delimiter row (`delimiterCells`); a CR may end it, as a line of the batcher's may. */
+function isDelimiterRow(line: string): boolean {
+  return delimiterCells(line, afterIndent(line, 0), line.endsWith('\r') ? line.length - 1 : line.length) > 0;
 }

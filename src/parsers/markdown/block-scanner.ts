@@ -628,6 +628,7 @@ class Scanner {
   /** The HTML block condition the line starts, 0 when none (or when it cannot interrupt what is open). */
   private htmlStart(container: Block, line: string): number {
     const condition = htmlStartCondition(line);
+    if (condition === 5) throw new Unsupported('CDATA');
     if (condition !== 7) return condition;
     if (container.kind === 'paragraph') return 0;
     if (!this.allClosed && this.tip.kind === 'paragraph') throw new Unsupported('an HTML tag on a lazy line');

@@ -122,13 +122,13 @@ const HTML_COMPLETE_TAG =
 
 /**
  * The HTML block condition (1–7) that `line` (from its first non-space) starts, 0 when none. Condition 7, a
- * complete tag alone on its line, cannot interrupt a paragraph: the caller decides. CDATA is left to micromark.
+ * complete tag alone on its line, cannot interrupt a paragraph: the caller decides.
  */
 export function htmlStartCondition(line: string): number {
   if (HTML_RAW.test(line)) return 1;
   if (line.startsWith('<!--')) return 2;
   if (line.startsWith('<?')) return 3;
-  if (line.startsWith('<![CDATA[')) throw new Unsupported('CDATA');
+  if (line.startsWith('<![CDATA[')) return 5;
   if (/^<![A-Za-z]/.test(line)) return 4;
   const tag = HTML_BLOCK_TAG.exec(line);
   // `<div/x` is no tag: a known name is followed by a space, `>`, `/>` or the line's end.
@@ -174,7 +174,10 @@ export function indexOrEnd(text: string, char: string, from: number): number {
   return at === -1 ? text.length : at;
 }
 
-/** True when a line of an HTML block meets its end condition (conditions 1–5; 6 and 7 end at a blank line). */
+/**
+ * True when a line of an HTML block meets its end condition (conditions 1–5; 6 and 7 end at a blank line); `first`
+ * for its opening line, where the end is looked for after the opening.
+ */
 export function htmlEnds(type: number, line: string, first: boolean): boolean {
   switch (type) {
     case 1:
@@ -186,6 +189,8 @@ export function htmlEnds(type: number, line: string, first: boolean): boolean {
       return line.indexOf('?>', first ? line.indexOf('<?') + 1 : 0) !== -1;
     case 4:
       return line.indexOf('>', first ? line.indexOf('<!') + 2 : 0) !== -1;
+    case 5:
+      return line.indexOf(']]>', first ? line.indexOf('<![CDATA[') + 9 : 0) !== -1;
     default:
       return false;
   }
