@@ -3,7 +3,7 @@
  * definition, the cells of a GFM table row and delimiter row, the conditions that start and end an HTML block, the
  * fences of front matter. Pure functions over the text, each read the way micromark reads it.
  */
-import { APOSTROPHE, BACKSLASH, BACKTICK, COLON, CR, DASH, DEL, DOLLAR, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PIPE, QUOTE, RIGHT_BRACKET, RIGHT_PAREN, SPACE, TAB } from './char-codes.js';
+import { APOSTROPHE, BACKSLASH, BACKTICK, COLON, CR, DASH, DEL, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LEFT_PAREN, LESS, LF, PIPE, PLUS, QUOTE, RIGHT_BRACKET, RIGHT_PAREN, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** A construct the block scanner leaves to micromark; its message says which. */
 export class Unsupported extends Error {}
@@ -394,17 +394,17 @@ export function headerCells(text: string, from: number, to: number): number {
 /** Characters that may start a block other than a paragraph (the rest of a line is then text). */
 export function mayStartBlock(c: number): boolean {
   switch (c) {
-    case 35: // #
-    case 96: // `
-    case 126: // ~
-    case 36: // $
-    case 42: // *
-    case 43: // +
-    case 95: // _
-    case 61: // =
-    case 60: // <
-    case 62: // >
-    case 45: // -
+    case HASH:
+    case BACKTICK:
+    case TILDE:
+    case DOLLAR:
+    case STAR:
+    case PLUS:
+    case UNDERSCORE:
+    case EQUALS:
+    case LESS:
+    case GREATER:
+    case DASH:
       return true;
     default:
       return isDigit(c);
