@@ -70,8 +70,15 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
   let filter: Uint32Array | undefined;
   let repeats: Map<string, number> | undefined;
 
+  // The key of the digest looked up last: a content repeated chunk after chunk (a heading per line) gets the same
+  // digest string from `hashText`, and its key, hashed once by the map, is not cut and hashed again.
+  const lastKey = { digest: '', key: '' };
   const occurrenceOf = (digest: string): number => {
-    const key = digest.slice(0, ID_DIGEST_LENGTH);
+    if (digest !== lastKey.digest) {
+      lastKey.digest = digest;
+      lastKey.key = digest.slice(0, ID_DIGEST_LENGTH);
+    }
+    const key = lastKey.key;
     const known = exact.get(key);
     if (known !== undefined) {
       exact.set(key, known + 1);

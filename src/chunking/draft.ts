@@ -60,25 +60,21 @@ export function buildDraft(spans: readonly BlockSpan[], section: number, measure
   const oversizedReason = spans.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
   const oversized = oversizedReason !== undefined && size > measure.maxSize;
   const pageStart = first.page;
-  const pageEnd = spans.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
-  return {
-    text,
-    start: first.start,
-    end: last.end,
-    startLine: first.startLine,
-    endLine: last.endLine,
-    size,
-    heading,
-    prefix: first.prefix,
-    suffix: last.suffix,
-    ...(pageStart !== undefined ? { pageStart, pageEnd: pageEnd ?? pageStart } : {}),
-    metadata: metadataOf(spans, oversized ? oversizedReason : undefined),
-    ...(oversized ? { oversized: true } : {}),
-    ...(embedText !== undefined ? { embedText } : {}),
-    section,
-    gapBefore: first.gapBefore,
-    spans: spans.map(markOf),
-  };
+  // Built as one literal, the optional fields stored in their places after it: a spread of `cond ? { … } : {}` makes
+  // an object more and leaves V8's fast path, and a heading per line makes a draft every few bytes.
+  const draft: { -readonly [K in keyof PackedDraft]: PackedDraft[K] } = { text, start: first.start, end: last.end, startLine: first.startLine, endLine: last.endLine, size, heading, prefix: first.prefix, suffix: last.suffix } as PackedDraft;
+  if (pageStart !== undefined) {
+    const pageEnd = spans.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
+    draft.pageStart = pageStart;
+    draft.pageEnd = pageEnd ?? pageStart;
+  }
+  draft.metadata = metadataOf(spans, oversized ? oversizedReason : undefined);
+  if (oversized) draft.oversized = true;
+  if (embedText !== undefined) draft.embedText = embedText;
+  draft.section = section;
+  draft.gapBefore = first.gapBefore;
+  draft.spans = spans.map(markOf);
+  return draft;
 }
 
 /** Where a chunk may start in a span. */
@@ -94,26 +90,24 @@ function metadataOf(spans: readonly BlockSpan[], oversizedReason: string | undef
   const kinds: BlockKind[] = [];
   const languages: string[] = [];
   const images: string[] = [];
-  let fallback = false;
+  const flags = { hasCode: false, hasTable: false, hasList: false, hasFormula: false, isSplit: false, fallback: false };
   for (const p of spans) {
     if (!kinds.includes(p.kind)) kinds.push(p.kind);
     for (const l of p.languages) if (l !== '' && !languages.includes(l)) languages.push(l);
     for (const i of p.images) if (!images.includes(i)) images.push(i);
-    fallback ||= p.fallback !== undefined;
+    flags.hasCode ||= p.hasCode;
+    flags.hasTable ||= p.hasTable;
+    flags.hasList ||= p.hasList;
+    flags.hasFormula ||= p.hasFormula;
+    flags.isSplit ||= p.isSplit;
+    flags.fallback ||= p.fallback !== undefined;
   }
-  return {
-    hasCode: spans.some((p) => p.hasCode),
-    hasTable: spans.some((p) => p.hasTable),
-    hasList: spans.some((p) => p.hasList),
-    hasImage: images.length > 0,
-    hasFormula: spans.some((p) => p.hasFormula),
-    isSplit: spans.some((p) => p.isSplit),
-    kinds,
-    languages,
-    images,
-    ...(oversizedReason !== undefined ? { oversizedReason } : {}),
-    ...(fallback ? { fallback: 'text-splitter' as const } : {}),
-  };
+  const { hasCode, hasTable, hasList, hasFormula, isSplit } = flags;
+  // Optional fields stored after the literal, not spread into it (see `buildDraft`).
+  const metadata: { -readonly [K in keyof ChunkMetadata]: ChunkMetadata[K] } = { hasCode, hasTable, hasList, hasImage: images.length > 0, hasFormula, isSplit, kinds, languages, images };
+  if (oversizedReason !== undefined) metadata.oversizedReason = oversizedReason;
+  if (flags.fallback) metadata.fallback = 'text-splitter';
+  return metadata;
 }
 
 /** The metadata of two chunks made one. */
