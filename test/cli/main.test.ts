@@ -82,9 +82,10 @@ describe('chunkstream command', () => {
     writeFileSync(join(folder, '1-flood.pdf'), saveFloodPdf(4_600, { compress: true }));
     writeFileSync(join(folder, '2-after.md'), markdown('After', 4));
     writeFileSync(join(folder, '3-guide.pdf'), guidePdf());
-    const run = await runCli(['-q', '--jobs', '1', '--timeout', '1', folder]);
+    // Page 2 alone takes pdf.js well over 30 s; 3 s leaves page 1 room on a machine other work loads.
+    const run = await runCli(['-q', '--jobs', '1', '--timeout', '3', folder]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/1-flood\.pdf: ERR_PDF_LIMIT .*maxPdfSeconds \(1 s\) while reading page 2 of 3/);
+    expect(run.stderr).toMatch(/1-flood\.pdf: ERR_PDF_LIMIT .*maxPdfSeconds \(3 s\) while reading page 2 of 3/);
     const sources = new Set(lines(run.stdout).map((l) => l.source));
     expect(sources.has(join(folder, '2-after.md'))).toBe(true);
     expect(sources.has(join(folder, '3-guide.pdf'))).toBe(true);
