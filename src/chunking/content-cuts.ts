@@ -120,15 +120,21 @@ export interface UnitRun {
  * never measured. A test holds the two to the same answers.
  */
 export function contentDefinedLast(run: UnitRun, limit: number): number {
-  const low = CUT_LOW * limit;
-  const window = CUT_WINDOW * limit;
+  const scan = openScan();
+  try {
+    return scanRun(scan, run, CUT_LOW * limit, CUT_WINDOW * limit);
+  } finally {
+    closeScan(scan);
+  }
+}
+
+/** `contentDefinedLast` with its scan's arrays, `low` and `window` in the run's units. */
+function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number): number {
   const { first, last } = run;
   const mayEnd = run.mayEndBefore;
-  // Every place read so far (the earlier ones first, farthest first), by index; `queue` holds the indices of the
-  // places within the window, their values decreasing from `head`.
-  const scan: PlaceScan = { positions: [], values: [], queue: [], head: 0 };
-  const earlier = earlierPlaces(run, low - window);
-  for (let b = earlier.length - 1; b >= 0; b--) enqueue(scan, (earlier[b] as EarlierPlace).position, (earlier[b] as EarlierPlace).value);
+  readEarlierPlaces(scan, run, low - window);
+  const { earlier } = scan;
+  for (let b = earlier.count - 1; b >= 0; b--) enqueue(scan, earlier.positions[b] as number, earlier.values[b] as number);
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
   let position = 0;
@@ -138,10 +144,10 @@ export function contentDefinedLast(run: UnitRun, limit: number): number {
       if (mayEnd !== undefined && !mayEnd(k)) continue;
     }
     const value = run.valueBefore(k);
-    const { positions, values, queue } = scan;
-    while (scan.head < queue.length && (positions[queue[scan.head] as number] as number) < position - window) scan.head++;
+    const { queue } = scan;
+    while (queue.head < queue.tail && (queue.positions[queue.head] as number) < position - window) queue.head++;
     if (k > first && position >= low) {
-      if (scan.head === queue.length || value > (values[queue[scan.head] as number] as number)) return k - 1;
+      if (queue.head === queue.tail || value > (queue.values[queue.head] as number)) return k - 1;
       if (value > bestValue) {
         best = k;
         bestValue = value;
@@ -152,37 +158,80 @@ export function contentDefinedLast(run: UnitRun, limit: number): number {
   return best > 0 ? best - 1 : last;
 }
 
-/** The places a `contentDefinedLast` scan has read, and its queue of those within the window. */
+/** Places as positions and values side by side, `count` of them in use. */
+interface PlaceList {
+  positions: number[];
+  values: number[];
+  count: number;
+}
+
+/**
+ * What a `contentDefinedLast` scan holds: the places before the run it read (nearest first), and the queue of the
+ * places within the window (`head..tail - 1`), their values decreasing from the head.
+ */
 interface PlaceScan {
-  readonly positions: number[];
-  readonly values: number[];
-  readonly queue: number[];
-  head: number;
+  readonly earlier: PlaceList;
+  readonly queue: { positions: number[]; values: number[]; head: number; tail: number };
+  busy: boolean;
+}
+
+function createScan(): PlaceScan {
+  return { earlier: { positions: [], values: [], count: 0 }, queue: { positions: [], values: [], head: 0, tail: 0 }, busy: true };
+}
+
+/**
+ * One scan's arrays, kept between scans: the packer scans some 400 places a chunk, and arrays grown anew each time
+ * were a fifth of what a document of one-letter paragraphs allocates. A scan started inside another gets its own.
+ */
+const SCRATCH: PlaceScan = createScan();
+/** Longest arrays `SCRATCH` keeps once a scan is over: a scan of more places lets them go. */
+const SCRATCH_KEPT = 1 << 14;
+
+function openScan(): PlaceScan {
+  if (SCRATCH.busy) return createScan();
+  SCRATCH.busy = true;
+  SCRATCH.earlier.count = 0;
+  SCRATCH.queue.head = 0;
+  SCRATCH.queue.tail = 0;
+  return SCRATCH;
+}
+
+function closeScan(scan: PlaceScan): void {
+  scan.busy = false;
+  for (const list of [scan.earlier, scan.queue]) {
+    if (list.positions.length > SCRATCH_KEPT) {
+      list.positions = [];
+      list.values = [];
+    }
+  }
 }
 
 /** Adds a place to the scan: the places in the queue it tops can no longer top a window, and leave it. */
 function enqueue(scan: PlaceScan, position: number, value: number): void {
-  const { values, queue } = scan;
-  while (queue.length > scan.head && (values[queue[queue.length - 1] as number] as number) <= value) queue.pop();
-  queue.push(values.length);
-  scan.positions.push(position);
-  values.push(value);
+  const { queue } = scan;
+  while (queue.tail > queue.head && (queue.values[queue.tail - 1] as number) <= value) queue.tail--;
+  queue.positions[queue.tail] = position;
+  queue.values[queue.tail] = value;
+  queue.tail++;
 }
 
 /**
- * The eligible places before `run.first` at or after `from` (a negative position), nearest first. A run ends no
- * earlier than `low`, and the places it competes with there lie within `window` before it: places before
- * `low - window` are out of every window that counts, and are not read (each costs a hash of its text).
+ * Reads the eligible places before `run.first` at or after `from` (a negative position) into `scan.earlier`, nearest
+ * first. A run ends no earlier than `low`, and the places it competes with there lie within `window` before it:
+ * places before `low - window` are out of every window that counts, and are not read (each costs a hash of its text).
  */
-function earlierPlaces(run: UnitRun, from: number): EarlierPlace[] {
-  const out: EarlierPlace[] = [];
+function readEarlierPlaces(scan: PlaceScan, run: UnitRun, from: number): void {
+  const { earlier } = scan;
   let position = 0;
   for (let k = run.first - 1; k >= (run.earliest ?? run.first); k--) {
     position -= run.added(k);
     if (position < from) break;
-    if (run.mayEndBefore === undefined || run.mayEndBefore(k)) out.push({ position, value: run.valueBefore(k) });
+    if (run.mayEndBefore === undefined || run.mayEndBefore(k)) {
+      earlier.positions[earlier.count] = position;
+      earlier.values[earlier.count] = run.valueBefore(k);
+      earlier.count++;
+    }
   }
-  return out;
 }
 
 /** A place's value from its strength (a small integer, stronger boundaries higher) and its hash. */
