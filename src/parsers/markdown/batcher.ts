@@ -473,7 +473,7 @@ function classify(s: ScanState, text: string, start: number, end: number): { ran
   const inside = insideConstruct(s, 'line');
   if (inside !== undefined) return { rank: INSIDE, continues: inside };
   const line = linePrefix(text, start, end);
-  if (s.paragraphStart !== -1 && (isSetextUnderline(line, afterIndent(line, 0)) || isDelimiterRow(line))) return null;
+  if (s.paragraphStart !== -1 && underlinesParagraph(line)) return null;
   // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone
   // (`---` only after a blank line, where no paragraph above can turn it into a setext underline).
   const c = line.charCodeAt(0);
@@ -632,7 +632,8 @@ function isFrontMatterFence(text: string, start: number, end: number): boolean {
  * content, at any depth: without tracking it, that closing line would look like an opening fence.
  */
 function openItemFence(s: ScanState, line: string): void {
-  if (s.htmlUntilBlank) return;
+  // Most lines that may be a list item hold no fence: two searches skip the reading of markers.
+  if (s.htmlUntilBlank || (!line.includes('```') && !line.includes('~~~'))) return;
   const fence = itemFenceOpen(line);
   if (fence !== null) s.fence = { char: fence.marker.charCodeAt(0), length: fence.marker.length, open: line, item: true };
 }
@@ -650,6 +651,13 @@ function openHtml(s: ScanState, line: string): void {
   else if (!htmlEnds(condition, line.slice(at), true)) s.htmlEnd = condition;
   else return;
   s.htmlOpen = line;
+}
+
+/** True when `line` may turn the paragraph line above it into a setext heading or a table's header row. */
+function underlinesParagraph(line: string): boolean {
+  const at = afterIndent(line, 0);
+  const c = line.charCodeAt(at);
+  return ((c === EQUALS || c === DASH) && isSetextUnderline(line, at)) || (mayBeDelimiterRow(c) && isDelimiterRow(line));
 }
 
 /** True when `line` is a GFM table's delimiter row (`delimiterCells`); a CR may end it, as a line of the batcher's may. */

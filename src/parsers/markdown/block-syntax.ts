@@ -162,6 +162,13 @@ export function fenceLineEnd(text: string, from: number): number {
   return i === text.length || text.charCodeAt(i) === LF || text.charCodeAt(i) === CR ? i : -1;
 }
 
+/** Where the spaces and tabs from `from` end (at `to` at the most). */
+export function blanksEnd(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  return i;
+}
+
 /** True when only spaces and tabs lie between `from` and `to`. */
 export function isBlankFrom(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!SPACE_OR_TAB(text.charCodeAt(i))) return false;
@@ -334,14 +341,10 @@ export function delimiterCells(text: string, from: number, to: number): number {
   let i = from;
   let cells = 0;
   let marked = false;
-  const skipBlanks = (): void => {
-    while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  };
   for (;;) {
     if (text.charCodeAt(i) === PIPE && i < to) {
       marked = true;
-      i++;
-      skipBlanks();
+      i = blanksEnd(text, i + 1, to);
       if (i === to) break;
     }
     if (text.charCodeAt(i) === COLON) {
@@ -355,7 +358,7 @@ export function delimiterCells(text: string, from: number, to: number): number {
       i++;
     }
     cells++;
-    skipBlanks();
+    i = blanksEnd(text, i, to);
     if (i === to) break;
     if (text.charCodeAt(i) !== PIPE) return 0;
   }
