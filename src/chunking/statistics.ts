@@ -9,41 +9,38 @@ export interface StatisticsConfig {
 
 /** Accumulates chunk sizes into `ChunkStatistics`. */
 export function createStatisticsAccumulator(config: StatisticsConfig) {
-  let chunks = 0;
-  let totalSize = 0;
-  let minSize = Infinity;
-  let maxSize = 0;
-  let oversized = 0;
-  let undersized = 0;
+  // The running figures, in one object: min and max of the sizes, their total, and the counts.
+  const sizes = { chunks: 0, totalSize: 0, minSize: Infinity, maxSize: 0, oversized: 0, undersized: 0 };
   const reasons: Record<string, number> = {};
   const documents = new Set<string>();
   return {
     /** Counts one chunk. */
     add(chunk: Chunk): void {
-      chunks++;
+      sizes.chunks++;
       documents.add(chunk.documentId);
-      totalSize += chunk.size;
-      minSize = Math.min(minSize, chunk.size);
-      maxSize = Math.max(maxSize, chunk.size);
+      sizes.totalSize += chunk.size;
+      sizes.minSize = Math.min(sizes.minSize, chunk.size);
+      sizes.maxSize = Math.max(sizes.maxSize, chunk.size);
       if (chunk.oversized) {
-        oversized++;
+        sizes.oversized++;
         const reason = chunk.metadata.oversizedReason ?? 'unknown';
         reasons[reason] = (reasons[reason] ?? 0) + 1;
       }
-      if (chunk.size < config.minSize) undersized++;
+      if (chunk.size < config.minSize) sizes.undersized++;
     },
     /** The statistics so far. */
     result(extra: Partial<ChunkStatistics> = {}): ChunkStatistics {
+      const { chunks, totalSize } = sizes;
       return withDocumentedNames({
         documents: Math.max(documents.size, extra.documents ?? 0),
         chunks,
         totalSize,
         averageSize: chunks === 0 ? 0 : totalSize / chunks,
-        minSize: chunks === 0 ? 0 : minSize,
-        maxSize,
-        oversized,
+        minSize: chunks === 0 ? 0 : sizes.minSize,
+        maxSize: sizes.maxSize,
+        oversized: sizes.oversized,
         oversizedReasons: { ...reasons },
-        undersized,
+        undersized: sizes.undersized,
         warnings: [],
         ...extra,
       });
