@@ -74,12 +74,15 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
   const { turnsPerChunk, overlapTurns, sizer, maxTokens, minTokens } = config;
   const step = turnsPerChunk - overlapTurns;
   const queue: Block[] = [];
-  /** Position (in turns received) of `queue[0]`. */
-  let head = 0;
-  /** Position of the last turn some window has covered. */
-  let covered = -1;
-  let index = 0;
-  let received = 0;
+  const at = {
+    /** Position (in turns received) of `queue[0]`. */
+    head: 0,
+    /** Position of the last turn some window has covered. */
+    covered: -1,
+    /** The next chunk's index. */
+    index: 0,
+    received: 0,
+  };
   const seen = new Set<string>();
 
   function window(out: Chunk[]): void {
@@ -103,32 +106,32 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
         startLine: firstTurn.startLine,
         endLine: lastTurn.endLine,
         size,
-        startTurn: firstTurn.turn ?? head,
-        endTurn: lastTurn.turn ?? head + w - 1,
+        startTurn: firstTurn.turn ?? at.head,
+        endTurn: lastTurn.turn ?? at.head + w - 1,
         metadata: { kinds: ['paragraph' as const] },
         ...(size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {}),
       };
-      out.push(finishChunk(draft, owner, index++));
+      out.push(finishChunk(draft, owner, at.index++));
     }
-    covered = head + w - 1;
+    at.covered = at.head + w - 1;
     // A shrunk window advances by its own size at most, so no turn is skipped.
     const advance = Math.max(1, Math.min(w, step));
     queue.splice(0, advance);
-    head += advance;
+    at.head += advance;
   }
 
   return {
     write(block) {
       const turn = checkTurn(block);
-      queue.push(turn.turn === undefined ? { ...turn, turn: received } : turn);
-      received++;
+      queue.push(turn.turn === undefined ? { ...turn, turn: at.received } : turn);
+      at.received++;
       const out: Chunk[] = [];
       while (queue.length >= turnsPerChunk) window(out);
       return out;
     },
     end() {
       const out: Chunk[] = [];
-      while (queue.length > 0 && head + queue.length - 1 > covered) window(out);
+      while (queue.length > 0 && at.head + queue.length - 1 > at.covered) window(out);
       queue.length = 0;
       return out;
     },
