@@ -39,32 +39,32 @@ function nextCut(text: string, pos: number, n: number, final: boolean): number |
  */
 export function createFixedSizeCore(n: number, owner: ChunkOwner, sizer?: Sizer): Core<string, Chunk> {
   const length = checkedLength(n);
-  let buffer = '';
-  let base = 0;
-  let index = 0;
+  // The text not cut yet, its document offset, and the next chunk's index.
+  const held = { buffer: '', base: 0, index: 0 };
   const lines = createLineCounter();
 
   function drain(final: boolean): Chunk[] {
     const out: Chunk[] = [];
+    const { buffer, base } = held;
     let pos = 0;
     for (let k = nextCut(buffer, pos, length, final); k !== null; k = nextCut(buffer, pos, length, final)) {
       const text = buffer.slice(pos, pos + k);
       const start = base + pos;
       const startLine = lines.lineAt(buffer, base, start);
       const draft = { text, start, end: start + k, startLine, endLine: endLineOf(text, startLine), size: sizer ? sizer.size(text) : k };
-      out.push(finishChunk(draft, owner, index++));
+      out.push(finishChunk(draft, owner, held.index++));
       pos += k;
     }
     // One slice per write, not one per chunk: a large write stays linear.
     lines.lineAt(buffer, base, base + pos);
-    buffer = buffer.slice(pos);
-    base += pos;
+    held.buffer = buffer.slice(pos);
+    held.base = base + pos;
     return out;
   }
 
   return {
     write(text) {
-      buffer += text;
+      held.buffer += text;
       return drain(false);
     },
     end() {
