@@ -22,19 +22,18 @@ export function createUtf8Decoder(options: { fatal?: boolean } = {}): Utf8Decode
   const fatal = options.fatal ?? false;
   // ignoreBOM keeps a BOM in the output, so the one rule below handles bytes and strings alike.
   const decoder = new TextDecoder('utf-8', { fatal, ignoreBOM: true });
-  let pending: Uint8Array = EMPTY;
-  let pendingOffset = 0;
-  let bytesRead = 0;
-  let atStart = true;
+  const held: HeldBytes = { pending: EMPTY, pendingOffset: 0, bytesRead: 0, atStart: true };
 
+  /** The decoded text, a byte order mark at the very start left out. */
   function emit(text: string): string {
-    if (atStart && text.length > 0) {
-      atStart = false;
+    if (held.atStart && text.length > 0) {
+      held.atStart = false;
       if (text.charCodeAt(0) === 0xfeff) return text.slice(1);
     }
     return text;
   }
 
+  /** `bytes` decoded; `ERR_INVALID_UTF8` names the byte offset of the first invalid sequence. */
   function decode(bytes: Uint8Array, offset: number): string {
     try {
       return decoder.decode(bytes);
@@ -46,34 +45,45 @@ export function createUtf8Decoder(options: { fatal?: boolean } = {}): Utf8Decode
 
   return {
     get bytesRead() {
-      return bytesRead;
+      return held.bytesRead;
     },
     write(input) {
       if (typeof input === 'string') return this.end() + emit(input);
-      bytesRead += input.length;
+      held.bytesRead += input.length;
       let bytes = input;
+      const { pending } = held;
       if (pending.length > 0) {
         bytes = new Uint8Array(pending.length + input.length);
         bytes.set(pending, 0);
         bytes.set(input, pending.length);
       }
-      const offset = pendingOffset;
+      const offset = held.pendingOffset;
       // Decode only whole sequences; an unfinished one waits for the next write, so results never depend on
       // where the writes were cut.
       const cut = completeLength(bytes);
-      pending = cut === bytes.length ? EMPTY : bytes.slice(cut);
-      pendingOffset = offset + cut;
+      held.pending = cut === bytes.length ? EMPTY : bytes.slice(cut);
+      held.pendingOffset = offset + cut;
       return emit(decode(cut === bytes.length ? bytes : bytes.subarray(0, cut), offset));
     },
     end() {
-      if (pending.length === 0) return '';
-      const bytes = pending;
-      pending = EMPTY;
-      const offset = pendingOffset;
-      pendingOffset += bytes.length;
+      if (held.pending.length === 0) return '';
+      const bytes = held.pending;
+      held.pending = EMPTY;
+      const offset = held.pendingOffset;
+      held.pendingOffset += bytes.length;
       return emit(decode(bytes, offset));
     },
   };
+}
+
+/** What a decoder holds between writes. */
+interface HeldBytes {
+  /** The bytes of an unfinished sequence, and their offset in the input. */
+  pending: Uint8Array;
+  pendingOffset: number;
+  bytesRead: number;
+  /** Nothing decoded yet: a byte order mark may come. */
+  atStart: boolean;
 }
 
 /** Length of the longest prefix of `bytes` that does not end inside a multi-byte sequence. */
