@@ -3,6 +3,9 @@
  * stage numbers lines with these, so a block, a piece and a chunk agree on them.
  */
 
+const LF = 0x0a;
+const CR = 0x0d;
+
 /**
  * Number of line endings in `text[from..to)`. A `\r` at `to - 1` counts unless `text[to]` is `\n`: that CRLF
  * ends its line at the `\n`, which the next range counts. Works in place, without slicing.
@@ -14,7 +17,7 @@ export function countLineEndings(text: string, from = 0, to = text.length): numb
   const end = Math.min(to, text.length);
   for (let i = Math.max(0, from); i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) count++;
+    if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) count++;
   }
   return count;
 }
@@ -34,7 +37,7 @@ export function createLineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+    if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) starts.push(i + 1);
   }
   return (offset) => {
     let lo = 0;
@@ -63,26 +66,27 @@ export interface LineCounter {
 
 /** Creates a `LineCounter` at line 1, offset 0. */
 export function createLineCounter(): LineCounter {
-  let line = 1;
-  let pos = 0;
-  // A CR at the end of a buffer ends a line only if the next character, not yet seen, is not LF.
-  let pendingCr = false;
+  // Where the count has reached: the line at `pos`, and whether a CR ended the text read so far. A CR at the end of
+  // a buffer ends a line only if the next character, not yet seen, is not LF.
+  const at = { line: 1, pos: 0, pendingCr: false };
   return {
     lineAt(buffer, base, offset) {
-      let i = pos - base;
-      if (pendingCr && i < buffer.length) {
-        if (buffer.charCodeAt(i) !== 10) line++;
-        pendingCr = false;
+      let i = at.pos - base;
+      let line = at.line;
+      if (at.pendingCr && i < buffer.length) {
+        if (buffer.charCodeAt(i) !== LF) line++;
+        at.pendingCr = false;
       }
       for (const to = offset - base; i < to; i++) {
         const c = buffer.charCodeAt(i);
-        if (c === 10) line++;
-        else if (c === 13) {
-          if (i + 1 >= buffer.length) pendingCr = true;
-          else if (buffer.charCodeAt(i + 1) !== 10) line++;
+        if (c === LF) line++;
+        else if (c === CR) {
+          if (i + 1 >= buffer.length) at.pendingCr = true;
+          else if (buffer.charCodeAt(i + 1) !== LF) line++;
         }
       }
-      if (offset > pos) pos = offset;
+      at.line = line;
+      if (offset > at.pos) at.pos = offset;
       return line;
     },
   };
