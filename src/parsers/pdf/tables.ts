@@ -109,69 +109,24 @@ function positionOf(table: RuledTable, x: number, y: number): [number, number] |
  * indexes of the runs it took.
  */
 export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[], join: CellJoin): { grid: TableGrid | null; used: Set<number> } {
-  const rowCount = table.rows.length - 1;
-  // Checked below: runs that do not fit the grid.
-  const columnCount = table.columns.length - 1;
-  const positions = Array.from({ length: rowCount }, () => Array.from({ length: columnCount }, (): PdfTextItem[] => []));
-  const owner = new Map<number, number>();
-  const box = table.box;
-  const sizes = new Map<number, number>();
-  let placed = 0;
-  /** Characters placed, and those of right-to-left runs: a right-to-left table's first column is its rightmost. */
-  let chars = 0;
-  let rtlChars = 0;
-  let misfit = 0;
-  let cutWords = 0;
-  items.forEach((item, index) => {
-    if (item.str.length === 0) return;
-    const horizontal = (item.angle ?? 0) === 0;
-    const x = item.x + (horizontal ? item.width / 2 : 0);
-    const y = item.y + (horizontal ? 0.35 * item.fontSize : item.width / 2);
-    if (x < box.x0 || x >= box.x1 || y < box.y0 || y >= box.y1) return;
-    const at = positionOf(table, x, y);
-    if (at === null) return;
-    owner.set(index, at[0]);
-    if (item.str.trim() === '') return;
-    placed++;
-    chars += item.str.length;
-    if (item.rtl === true) rtlChars += item.str.length;
-    // A run is cut only where it crosses into another cell: inside a cell spanning columns it stays whole.
-    const cell = table.cells[(table.grid[at[0]] as readonly number[])[at[1]] as number] as PdfBox;
-    const spill = item.x < cell.x0 - 1 || item.x + item.width > cell.x1 + 1;
-    const pieces = horizontal && spill && crosses(item, table.columns) ? splitAtColumns(item, table.columns) : [item];
-    // Text running out of the table, or cut inside its words, is prose beside a drawing, not a table's text.
-    const cut = horizontal && cutInsideWords(pieces);
-    if (cut) cutWords++;
-    if (horizontal && (item.x < box.x0 - 0.5 * item.fontSize || item.x + item.width > box.x1 + 0.5 * item.fontSize || cut)) misfit++;
-    for (const piece of pieces) {
-      const where = horizontal ? positionOf(table, piece.x + piece.width / 2, y) : at;
-      if (where === null) continue;
-      ((positions[where[0]] as PdfTextItem[][])[where[1]] as PdfTextItem[]).push(piece);
-      const size = Math.round(piece.fontSize * 10) / 10;
-      sizes.set(size, (sizes.get(size) ?? 0) + piece.str.length);
-    }
-  });
-  // Rows of one cell across the whole table, at its top or bottom: a title band or notes, not rows.
-  const spansAll = (r: number): boolean => new Set(table.grid[r]).size === 1;
-  let first = 0;
-  let last = rowCount - 1;
-  while (first <= last && spansAll(first)) first++;
-  while (last >= first && spansAll(last)) last--;
+  const placed = placeRuns(table, items);
+  const { counts } = placed;
+  const { first, last } = bodyRows(table);
   let rows: string[][] = [];
   let cellBoxes: GlyphBox[][][] = [];
   for (let r = first; r <= last; r++) {
-    for (const row of splitRow(positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join)) {
+    for (const row of splitRow(placed.positions[r] as PdfTextItem[][], table.grid[r] as readonly number[], join)) {
       rows.push(row.cells);
       cellBoxes.push(row.boxes);
     }
   }
-  if (!holdsRecords(rows) || misfit > MAX_MISFIT_SHARE * placed || cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
+  if (!holdsRecords(rows) || counts.misfit > MAX_MISFIT_SHARE * counts.placed || counts.cutWords >= MAX_CUT_WORDS) return { grid: null, used: new Set() };
   const used = new Set<number>();
-  for (const [index, r] of owner) if (r >= first && r <= last) used.add(index);
+  for (const [index, r] of placed.owner) if (r >= first && r <= last) used.add(index);
   let fontSize = 0;
   let most = -1;
-  for (const [size, n] of sizes) if (n > most) [fontSize, most] = [size, n];
-  if (2 * rtlChars > chars) {
+  for (const [size, n] of placed.sizes) if (n > most) [fontSize, most] = [size, n];
+  if (2 * counts.rtlChars > counts.chars) {
     rows = rows.map((r) => r.reverse());
     cellBoxes = cellBoxes.map((r) => r.reverse());
   }
@@ -182,7 +137,84 @@ export function fillRuledTable(table: RuledTable, items: readonly PdfTextItem[],
   const bottom = table.rows[last + 1] as number;
   // A page whose area is unknown gives its runs no boxes, and its tables none (an empty row has none either way).
   const boxes = items.some((i) => i.glyphs !== undefined) ? { cellBoxes } : {};
-  return { grid: { box: { ...box, y0: bottom, y1: top }, rows: trimmed, headerRows: headerRowCount(trimmed), fontSize, ...boxes }, used };
+  return { grid: { box: { ...table.box, y0: bottom, y1: top }, rows: trimmed, headerRows: headerRowCount(trimmed), fontSize, ...boxes }, used };
+}
+
+/** The runs of a page placed into a ruled table's grid positions, and what the placing counted. */
+interface RunPlacement {
+  /** The pieces of text at each row and column. */
+  readonly positions: PdfTextItem[][][];
+  /** The row each run inside the table went to, by its index. */
+  readonly owner: Map<number, number>;
+  /** Characters placed at each font size (rounded to a tenth). */
+  readonly sizes: Map<number, number>;
+  readonly counts: {
+    /** Runs placed. */
+    placed: number;
+    /** Characters placed, and those of right-to-left runs: a right-to-left table's first column is its rightmost. */
+    chars: number;
+    rtlChars: number;
+    /** Runs that run out of the table, or are cut inside their words. */
+    misfit: number;
+    cutWords: number;
+  };
+}
+
+/**
+ * Places each run inside the table at the grid position under its centre, a run that crosses into another cell cut
+ * at the column rules.
+ */
+function placeRuns(table: RuledTable, items: readonly PdfTextItem[]): RunPlacement {
+  const rowCount = table.rows.length - 1;
+  const columnCount = table.columns.length - 1;
+  const placement: RunPlacement = {
+    positions: Array.from({ length: rowCount }, () => Array.from({ length: columnCount }, (): PdfTextItem[] => [])),
+    owner: new Map(),
+    sizes: new Map(),
+    counts: { placed: 0, chars: 0, rtlChars: 0, misfit: 0, cutWords: 0 },
+  };
+  const { box } = table;
+  const { counts, positions, sizes } = placement;
+  items.forEach((item, index) => {
+    if (item.str.length === 0) return;
+    const horizontal = (item.angle ?? 0) === 0;
+    const x = item.x + (horizontal ? item.width / 2 : 0);
+    const y = item.y + (horizontal ? 0.35 * item.fontSize : item.width / 2);
+    if (x < box.x0 || x >= box.x1 || y < box.y0 || y >= box.y1) return;
+    const at = positionOf(table, x, y);
+    if (at === null) return;
+    placement.owner.set(index, at[0]);
+    if (item.str.trim() === '') return;
+    counts.placed++;
+    counts.chars += item.str.length;
+    if (item.rtl === true) counts.rtlChars += item.str.length;
+    // A run is cut only where it crosses into another cell: inside a cell spanning columns it stays whole.
+    const cell = table.cells[(table.grid[at[0]] as readonly number[])[at[1]] as number] as PdfBox;
+    const spill = item.x < cell.x0 - 1 || item.x + item.width > cell.x1 + 1;
+    const pieces = horizontal && spill && crosses(item, table.columns) ? splitAtColumns(item, table.columns) : [item];
+    // Text running out of the table, or cut inside its words, is prose beside a drawing, not a table's text.
+    const cut = horizontal && cutInsideWords(pieces);
+    if (cut) counts.cutWords++;
+    if (horizontal && (item.x < box.x0 - 0.5 * item.fontSize || item.x + item.width > box.x1 + 0.5 * item.fontSize || cut)) counts.misfit++;
+    for (const piece of pieces) {
+      const where = horizontal ? positionOf(table, piece.x + piece.width / 2, y) : at;
+      if (where === null) continue;
+      ((positions[where[0]] as PdfTextItem[][])[where[1]] as PdfTextItem[]).push(piece);
+      const size = Math.round(piece.fontSize * 10) / 10;
+      sizes.set(size, (sizes.get(size) ?? 0) + piece.str.length);
+    }
+  });
+  return placement;
+}
+
+/** The table's rows without the rows of one cell across the whole table at its top or bottom (a title band, notes). */
+function bodyRows(table: RuledTable): { first: number; last: number } {
+  const spansAll = (r: number): boolean => new Set(table.grid[r]).size === 1;
+  let first = 0;
+  let last = table.rows.length - 2;
+  while (first <= last && spansAll(first)) first++;
+  while (last >= first && spansAll(last)) last--;
+  return { first, last };
 }
 
 /**
