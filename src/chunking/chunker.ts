@@ -181,27 +181,27 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: Chun
     return optimizer.chunks.optimize(chunks, config).map((c) => numbered({ ...c, id: ids.next(c), index }));
   };
 
-  let pending: PackedDraft[] = [];
-  let pendingSection = -1;
+  // The drafts of one section waiting for the optimizer, at most a window of them.
+  const held = { drafts: [] as PackedDraft[], section: -1 };
   const window: Core<PackedDraft, Chunk> = {
     write(draft) {
       let out: Chunk[] = [];
-      if (draft.section !== pendingSection) {
-        out = optimize(pending);
-        pending = [];
-        pendingSection = draft.section;
+      if (draft.section !== held.section) {
+        out = optimize(held.drafts);
+        held.drafts = [];
+        held.section = draft.section;
       }
-      pending.push(draft);
-      if (pending.length >= OPTIMIZER_WINDOW) {
+      held.drafts.push(draft);
+      if (held.drafts.length >= OPTIMIZER_WINDOW) {
         // Keep the last chunk back: it may still fuse with the next one.
-        out = [...out, ...optimize(pending.slice(0, -1))];
-        pending = pending.slice(-1);
+        out = [...out, ...optimize(held.drafts.slice(0, -1))];
+        held.drafts = held.drafts.slice(-1);
       }
       return out;
     },
     end() {
-      const out = optimize(pending);
-      pending = [];
+      const out = optimize(held.drafts);
+      held.drafts = [];
       return out;
     },
   };
