@@ -24,6 +24,7 @@ export interface ProgressOptions {
   readonly stream?: NodeJS.WriteStream;
 }
 
+/** Bytes as megabytes with one decimal. */
 function megabytes(bytes: number): string {
   return (bytes / 1e6).toFixed(1);
 }
@@ -35,9 +36,8 @@ export function createProgress(options: ProgressOptions): Progress {
     return { advance() {}, fileDone() {}, log: (line) => void stream.write(line + '\n'), stop() {} };
   }
   const started = Date.now();
-  let bytes = 0;
-  let chunks = 0;
-  let files = 0;
+  // What has been done so far.
+  const done = { bytes: 0, chunks: 0, files: 0 };
   const bar = new cliProgress.SingleBar(
     {
       stream,
@@ -50,21 +50,21 @@ export function createProgress(options: ProgressOptions): Progress {
     cliProgress.Presets.shades_classic,
   );
   const payload = () => ({
-    files,
+    files: done.files,
     totalFiles: options.files,
-    mb: megabytes(bytes),
-    chunks,
-    rate: megabytes(bytes / Math.max(0.001, (Date.now() - started) / 1000)),
+    mb: megabytes(done.bytes),
+    chunks: done.chunks,
+    rate: megabytes(done.bytes / Math.max(0.001, (Date.now() - started) / 1000)),
   });
   bar.start(Math.max(1, options.totalBytes), 0, payload());
   return {
     advance(b, c) {
-      bytes += b;
-      chunks += c;
-      bar.update(Math.min(bytes, Math.max(1, options.totalBytes)), payload());
+      done.bytes += b;
+      done.chunks += c;
+      bar.update(Math.min(done.bytes, Math.max(1, options.totalBytes)), payload());
     },
     fileDone() {
-      files++;
+      done.files++;
       bar.update(payload());
     },
     log(line) {
