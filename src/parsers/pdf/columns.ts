@@ -36,31 +36,39 @@ function splitRuns(fragments: readonly PdfLine[], depth: number): PdfLine[][] {
   if (gutter === null) return [[...fragments]];
   const byTop = [...fragments].sort((a, b) => b.y - a.y || a.x - b.x);
   const runs: PdfLine[][] = [];
-  let left: PdfLine[] = [];
-  let right: PdfLine[] = [];
-  let spanning: PdfLine[] = [];
-  const flushBand = (): void => {
-    if (spanning.length > 0) runs.push(spanning);
-    spanning = [];
-    if (left.length > 0) runs.push(...splitRuns(left, depth + 1));
-    if (right.length > 0) runs.push(...splitRuns(right, depth + 1));
-    left = [];
-    right = [];
-  };
+  // The band being read: lines left of the gutter, right of it, and across it.
+  const band: Band = { left: [], right: [], spanning: [] };
   for (const f of byTop) {
     if (f.right <= gutter.start + 0.5) {
-      if (spanning.length > 0) flushBand();
-      left.push(f);
+      if (band.spanning.length > 0) flushBand(band, runs, depth);
+      band.left.push(f);
     } else if (f.x >= gutter.end - 0.5) {
-      if (spanning.length > 0) flushBand();
-      right.push(f);
+      if (band.spanning.length > 0) flushBand(band, runs, depth);
+      band.right.push(f);
     } else {
-      if (left.length > 0 || right.length > 0) flushBand();
-      spanning.push(f);
+      if (band.left.length > 0 || band.right.length > 0) flushBand(band, runs, depth);
+      band.spanning.push(f);
     }
   }
-  flushBand();
+  flushBand(band, runs, depth);
   return runs;
+}
+
+/** A horizontal band of a page being split at a gutter: its lines on each side, and those across it. */
+interface Band {
+  left: PdfLine[];
+  right: PdfLine[];
+  spanning: PdfLine[];
+}
+
+/** Ends a band: its lines across the gutter as one run, then each side's runs (split again), and empties it. */
+function flushBand(band: Band, runs: PdfLine[][], depth: number): void {
+  if (band.spanning.length > 0) runs.push(band.spanning);
+  band.spanning = [];
+  if (band.left.length > 0) runs.push(...splitRuns(band.left, depth + 1));
+  if (band.right.length > 0) runs.push(...splitRuns(band.right, depth + 1));
+  band.left = [];
+  band.right = [];
 }
 
 /** A vertical strip free of column text. */
