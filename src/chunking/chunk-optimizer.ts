@@ -63,18 +63,17 @@ export interface ChunkListOptimizer {
 /** Creates the optimizer over chunks; `sizer` measures chunks not lent by a chunker (default: the config's unit). */
 export function createChunkListOptimizer(sizer?: Sizer): ChunkListOptimizer {
   const runs = new WeakMap<object, DraftOptimizer>();
-  let lastOptions: unknown;
-  let lastConfig: ChunkConfig | undefined;
-  let lastMeasure: ChunkMeasure | undefined;
+  // The options of the last call, their config and the chunk measure made for it: a caller passes the same options again.
+  const last: { options: unknown; config: ChunkConfig | undefined; measure: ChunkMeasure | undefined } = { options: undefined, config: undefined, measure: undefined };
   const configOf = (options: ChunkOptions | ChunkConfig | undefined): ChunkConfig => {
-    if (lastConfig === undefined || options !== lastOptions) {
-      lastConfig = normalizeOptions(options as ChunkOptions | undefined);
-      lastOptions = options;
-      lastMeasure = undefined;
+    if (last.config === undefined || options !== last.options) {
+      last.config = normalizeOptions(options as ChunkOptions | undefined);
+      last.options = options;
+      last.measure = undefined;
     }
-    return lastConfig;
+    return last.config;
   };
-  const measureOf = (config: ChunkConfig): ChunkMeasure => (lastMeasure ??= createChunkMeasure(config, sizer ?? createSizer(config)));
+  const measureOf = (config: ChunkConfig): ChunkMeasure => (last.measure ??= createChunkMeasure(config, sizer ?? createSizer(config)));
 
   return {
     optimize(chunks, options, text) {
