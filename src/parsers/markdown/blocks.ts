@@ -96,8 +96,8 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
   const withMath = new Set<number>();
   const titles = new Map<number, string>();
-  let doc = '';
-  let brackets = false;
+  // The small document being written, and whether it holds a bracket (then the batch's definitions go after it).
+  const small = { doc: '', brackets: false };
   let defined: boolean | undefined;
   const definitions = (): boolean => (defined ??= holdsDefinitions(tree));
   const marks = markupMarks(batch.text);
@@ -116,14 +116,14 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     let lineStart = from;
     while (lineStart > 0 && (batch.text.charCodeAt(lineStart - 1) === SPACE || batch.text.charCodeAt(lineStart - 1) === TAB)) lineStart--;
     const source = batch.text.slice(lineStart, to);
-    if (!brackets && source.includes('[')) brackets = true;
-    wanted.push({ index, node, at: doc.length + (from - lineStart), length: to - from });
-    doc += source + SEPARATOR;
+    if (!small.brackets && source.includes('[')) small.brackets = true;
+    wanted.push({ index, node, at: small.doc.length + (from - lineStart), length: to - from });
+    small.doc += source + SEPARATOR;
   });
   const out = new Map<number, RootContent>();
   if (wanted.length === 0) return { nodes: out, withMath, titles };
-  if (brackets) doc += definitionsOf(tree);
-  const children = parseFull(doc).children;
+  if (small.brackets) small.doc += definitionsOf(tree);
+  const children = parseFull(small.doc).children;
   for (let k = 0; k < wanted.length; k++) {
     const w = wanted[k] as (typeof wanted)[number];
     const full = children[2 * k];
