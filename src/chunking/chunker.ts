@@ -68,6 +68,21 @@ export interface ResolvedDeps {
 /** Most chunks an optimizer window holds: a long section is optimized a window at a time, in bounded memory. */
 export const OPTIMIZER_WINDOW = 64;
 
+/**
+ * Where a full optimizer window ends: before the last draft that is, with the draft before it, at least `minSize`.
+ * Fusion touches only drafts below `minSize` (with the one before or after them), so between two that are not it
+ * joins nothing, and the window's end changes no chunk: a window that ended anywhere else would keep a small
+ * draft from the one before it, and an edit that adds or removes a draft far above (which moves every later
+ * window's end) would change chunks far below it. When no two such drafts are next to each other, the last
+ * draft is kept back alone, to fuse with the next one.
+ */
+export function windowEnd(pending: readonly { readonly size: number }[], minSize: number): number {
+  for (let j = pending.length - 1; j >= 1; j--) {
+    if ((pending[j] as { size: number }).size >= minSize && (pending[j - 1] as { size: number }).size >= minSize) return j;
+  }
+  return pending.length - 1;
+}
+
 /** Fills in the default parts for what the user did not inject. */
 export function resolveDeps(config: ChunkConfig, deps: ChunkDeps = {}): ResolvedDeps {
   const sizer = deps.sizer === undefined ? createSizer(config) : toSizer(deps.sizer);
@@ -193,9 +208,9 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: Chun
       }
       held.drafts.push(draft);
       if (held.drafts.length >= OPTIMIZER_WINDOW) {
-        // Keep the last chunk back: it may still fuse with the next one.
-        out = [...out, ...optimize(held.drafts.slice(0, -1))];
-        held.drafts = held.drafts.slice(-1);
+        const end = windowEnd(held.drafts, config.minSize);
+        out = [...out, ...optimize(held.drafts.slice(0, end))];
+        held.drafts = held.drafts.slice(end);
       }
       return out;
     },

@@ -23,9 +23,10 @@
  */
 
 /**
- * Share of a run's limit below which it is never ended early: runs fill at least this much. Low enough that a
- * run can take one small entry or three where a stricter floor forced two (`bench/edits.ts --every`: with 0.5,
- * a section of small `###` entries was cut in pairs, and an edit shifted the pairing to the section's end).
+ * Share of a run's limit below which it is not ended early (but see `CutMode.early`): runs fill at least this
+ * much. Low enough that a run can take one small entry or three where a stricter floor forced two
+ * (`bench/edits.ts --every`: with 0.5, a section of small `###` entries was cut in pairs, and an edit shifted the
+ * pairing to the section's end).
  */
 export const CUT_LOW = 0.2;
 
@@ -49,9 +50,9 @@ export interface CutPlaces {
 
 /**
  * The place a run ends at, chosen by content (see the file comment): an index in `1..count - 1`, or -1 when no
- * eligible place lies at or past `low`.
+ * eligible place lies at or past `low` (and, with `mode.early`, none before it tops its window).
  */
-export function contentDefinedCut(places: CutPlaces, low: number, window = low, before: readonly EarlierPlace[] = []): number {
+export function contentDefinedCut(places: CutPlaces, low: number, window = low, before: readonly EarlierPlace[] = [], mode: CutMode = {}): number {
   // Eligible places within the window before the current one, their values decreasing from the front. Places
   // before the run (`before`) are indices -1, -2, … with their own positions and values.
   const queue: number[] = [];
@@ -67,22 +68,36 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low, 
   let head = 0;
   let best = -1;
   let bestValue = -Infinity;
+  // With `early`, the last place below `low` that tops its window: where the run ends when none past `low` does.
+  let below = -1;
   for (let k = 0; k < places.count; k++) {
     const position = places.position(k);
     if (k > 0 && !places.eligible(k)) continue;
     const value = placeValue(k);
     while (head < queue.length && positionOf(queue[head] as number) < position - window) head++;
+    const tops = head === queue.length || value > placeValue(queue[head] as number);
     if (k > 0 && position >= low) {
-      if (head === queue.length || value > placeValue(queue[head] as number)) return k;
+      if (tops) return k;
       if (value > bestValue) {
         best = k;
         bestValue = value;
       }
-    }
+    } else if (k > 0 && mode.early === true && tops) below = k;
     while (queue.length > head && placeValue(queue[queue.length - 1] as number) <= value) queue.pop();
     queue.push(k);
   }
-  return best;
+  return below > 0 ? below : best;
+}
+
+/** How a content-defined cut falls back when no place past `low` tops its window. */
+export interface CutMode {
+  /**
+   * End at the last place below `low` that tops its window, if one does, before any place past `low` that does
+   * not: a run shorter than the floor (which the optimizer fuses with a neighbour) rather than one that ends
+   * where its start says. Where a strong boundary lies just short of the floor, a run that starts a little later
+   * than before an edit would otherwise pass it and end at the best weak place after it.
+   */
+  readonly early?: boolean;
 }
 
 /** A place before a run: its position (negative, units before the run's start) and its value. */
@@ -119,24 +134,27 @@ export interface UnitRun {
  * a `CutPlaces` of closures: the packer asks it once for every chunk, and the run's units past the chosen place are
  * never measured. A test holds the two to the same answers.
  */
-export function contentDefinedLast(run: UnitRun, limit: number): number {
+export function contentDefinedLast(run: UnitRun, limit: number, mode: CutMode = {}): number {
   const scan = openScan();
   try {
-    return scanRun(scan, run, CUT_LOW * limit, CUT_WINDOW * limit);
+    return scanRun(scan, run, CUT_LOW * limit, CUT_WINDOW * limit, mode.early === true);
   } finally {
     closeScan(scan);
   }
 }
 
-/** `contentDefinedLast` with its scan's arrays, `low` and `window` in the run's units. */
-function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number): number {
+/** `contentDefinedLast` with its scan's arrays, `low` and `window` in the run's units, `early` as `CutMode.early`. */
+function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number, early: boolean): number {
   const { first, last } = run;
   const mayEnd = run.mayEndBefore;
-  readEarlierPlaces(scan, run, low - window);
+  // A run ends no earlier than `low` unless `early`, when places from its start on count.
+  readEarlierPlaces(scan, run, (early ? 0 : low) - window);
   const { earlier } = scan;
   for (let b = earlier.count - 1; b >= 0; b--) enqueue(scan, earlier.positions[b] as number, earlier.values[b] as number);
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
+  // With `early`, the last place below `low` that tops its window (as in `contentDefinedCut`).
+  let below = -1;
   let position = 0;
   for (let k = first; k <= last + 1; k++) {
     if (k > first) {
@@ -146,15 +164,17 @@ function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number): nu
     const value = run.valueBefore(k);
     const { queue } = scan;
     while (queue.head < queue.tail && (queue.positions[queue.head] as number) < position - window) queue.head++;
+    const tops = queue.head === queue.tail || value > (queue.values[queue.head] as number);
     if (k > first && position >= low) {
-      if (queue.head === queue.tail || value > (queue.values[queue.head] as number)) return k - 1;
+      if (tops) return k - 1;
       if (value > bestValue) {
         best = k;
         bestValue = value;
       }
-    }
+    } else if (k > first && early && tops) below = k;
     enqueue(scan, position, value);
   }
+  if (below > 0) return below - 1;
   return best > 0 ? best - 1 : last;
 }
 
@@ -217,8 +237,9 @@ function enqueue(scan: PlaceScan, position: number, value: number): void {
 
 /**
  * Reads the eligible places before `run.first` at or after `from` (a negative position) into `scan.earlier`, nearest
- * first. A run ends no earlier than `low`, and the places it competes with there lie within `window` before it:
- * places before `low - window` are out of every window that counts, and are not read (each costs a hash of its text).
+ * first. A run ends no earlier than `low` (but see `CutMode.early`), and the places it competes with there lie
+ * within `window` before it: places before `low - window` are out of every window that counts, and are not read
+ * (each costs a hash of its text).
  */
 function readEarlierPlaces(scan: PlaceScan, run: UnitRun, from: number): void {
   const { earlier } = scan;

@@ -212,23 +212,44 @@ export function cutAndAdd(packer: Packer, block: Block, whole: BlockSpan): void 
   // Whitespace that ends the block but no span (the splitter trims its spans) goes before the next block.
   packer.trailing = lastEnd < block.end ? block.text.slice(lastEnd - block.start) : '';
   spans.forEach((span, i) => {
-    if (i === 0 && chunk.spans.length > 0 && span.prefix === '' && span.oversizedReason === undefined) chunk.push(span);
+    if (i === 0 && chunk.spans.length > 0 && span.prefix === '' && span.oversizedReason === undefined) addFirstSpan(packer, span);
     else addSpan(packer, span);
   });
 }
 
 /**
- * The room the chunk in the making leaves for the first span of a block cut after it (`rest` once that chunk is
- * emitted). The block starts in the chunk already begun only when a real part of it fits there, or to stay with
- * a heading.
+ * Adds the first span of a cut block, cut to follow the headings that end the chunk in the making: to that chunk
+ * when it fits there, else to the next, which those headings open.
+ */
+function addFirstSpan(packer: Packer, span: BlockSpan): void {
+  const { chunk, measure } = packer;
+  if (!chunk.onlyHeadings() && chunk.estimateWith(span) > measure.budget(chunk.heading()).max) flush(packer, true);
+  if (chunk.spans.length === 0) chunk.start([span]);
+  else chunk.push(span);
+}
+
+/**
+ * The room for the first span of a block cut after the chunk in the making: what the headings that end that chunk
+ * leave (`rest` when it ends in none), whatever comes before them. The span joins that chunk only when it fits
+ * there whole (`addFirstSpan`). Cut to fill the room the chunk left, it would make every later cut in the block
+ * depend on where that chunk began, and an edit above would move them all (a long YAML history comment in Node's
+ * fs.md moved four chunks when a paragraph above it was deleted); cut this way, the block's cuts depend on the
+ * block and its headings alone, and an edit above changes at most which chunk its first span goes to.
  */
 function roomForFirstSpan(packer: Packer, whole: BlockSpan, rest: number): number {
   const { chunk, measure } = packer;
-  const room = (): number => measure.budget(chunk.heading()).max - chunk.estimate - measure.gap(whole.gapBefore);
   const last = chunk.spans.at(-1) as BlockSpan;
-  const canJoin = last.suffix === '' && last.oversizedReason === undefined;
-  if (!canJoin || (!chunk.onlyHeadings() && room() < Math.max(1, Math.floor(packer.config.targetSize / 4)))) flush(packer, true);
-  return chunk.spans.length > 0 ? Math.max(1, Math.min(rest, room())) : rest;
+  if (last.suffix !== '' || last.oversizedReason !== undefined) flush(packer, true);
+  let k = chunk.spans.length;
+  while (k > 0 && (chunk.spans[k - 1] as BlockSpan).isHeading) k--;
+  const headings = chunk.spans.slice(k);
+  if (headings.length === 0) return rest;
+  let size = 0;
+  headings.forEach((h, i) => {
+    size += (i === 0 ? 0 : measure.gap(h.gapBefore)) + h.size;
+  });
+  const room = measure.budget((headings[0] as BlockSpan).heading).max - size - measure.gap(whole.gapBefore);
+  return Math.max(1, Math.min(rest, room));
 }
 
 /** The draft of `spans`, measured once as the embedder sees it. */
@@ -330,9 +351,10 @@ function emitWithHeadings(packer: Packer, rest: readonly BlockSpan[], lead: numb
 
 /**
  * How many of `spans` to keep in the chunk that `next` does not fit, chosen by content (`content-cuts.ts`): the
- * chunk keeps at least `CUT_LOW` of `limit` and ends in no heading; the places of the spans emitted before it in
- * the section (`recent`) compete with its own. A boundary before a heading is stronger the
- * shallower the heading, then one between blocks, then one inside a block. `spans.length` keeps them all.
+ * chunk ends in no heading, and keeps at least `CUT_LOW` of `limit` unless a place before that tops its window;
+ * the places of the spans emitted before it in the section (`recent`) compete with its own. A boundary before a
+ * heading is stronger the shallower the heading, then one between blocks, then one inside a block.
+ * `spans.length` keeps them all.
  */
 function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockSpan[], next: BlockSpan, limit: number, measure: ChunkMeasure): number {
   // Indices run over the recent spans, then the chunk's, then `next`.
@@ -349,6 +371,7 @@ function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockS
       earliest: 0,
     },
     limit,
+    { early: true },
   );
   return last + 1 - first;
 }

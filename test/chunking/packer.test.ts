@@ -40,13 +40,26 @@ describe('createPacker', () => {
     expect(drafts[1]?.heading.path).toEqual(['Deep']);
   });
 
-  it('cuts a block too large for a chunk, its first span filling the room the chunk in the making leaves', () => {
-    const { text, blocks } = handMade([p(words(8)), p(words(60, 8))]);
-    const drafts = pack(blocks, { maxSize: 100, targetSize: 90 });
-    expect(drafts.length).toBeGreaterThan(2);
-    expect(drafts[0]?.text.startsWith(`${words(8)}\n\nw8 `)).toBe(true);
+  it('cuts a block too large for a chunk as if it opened one, whatever the chunk in the making holds before it', () => {
+    const big = p(words(60, 8));
+    const options = { maxSize: 100, targetSize: 90 };
+    const alone = pack(handMade([big]).blocks, options);
+    const { text, blocks } = handMade([p(words(8)), big]);
+    const drafts = pack(blocks, options);
+    expect(alone.length).toBeGreaterThan(2);
     expect(drafts.every((d) => d.size <= 100 && text.slice(d.start, d.end) === d.text)).toBe(true);
-    expect(drafts.slice(1).every((d) => d.metadata.isSplit)).toBe(true);
+    // Its first span does not fit beside the paragraph before it, so that paragraph goes alone; from there on the
+    // chunks are those of the block alone. Cut to fill the room left, every cut in the block would have moved.
+    expect(drafts[0]?.text).toBe(words(8));
+    expect(drafts.slice(1).map((d) => d.text)).toEqual(alone.map((d) => d.text));
+  });
+
+  it('cuts a block that follows headings to fit after them, and starts a chunk with them when the content before leaves too little room', () => {
+    const big = p(words(60, 8));
+    const drafts = pack(handMade([p(words(3)), { kind: 'heading', depth: 3, text: '### H' }, big]).blocks, { maxSize: 100, targetSize: 90 });
+    expect(drafts[0]?.text).toBe(words(3));
+    expect(drafts[1]?.text.startsWith('### H\n\nw8 ')).toBe(true);
+    expect(drafts.slice(2).every((d) => d.metadata.isSplit && d.size <= 100)).toBe(true);
   });
 
   it('gives each draft its gap and where a chunk may start inside each of its spans', () => {
