@@ -10,6 +10,7 @@ import type { Chunk, Source } from '../types.js';
 import { checkSource, ownerOf } from '../chunking/strategies/common.js';
 import { strategyRow, STRATEGIES } from '../chunking/strategies/table.js';
 import { createTurnsCore, normalizeTurns, type TurnsOptions } from '../chunking/strategies/turns.js';
+import { linkNeighbours } from '../chunking/neighbours.js';
 import { readTurns } from '../parsers/transcript/turns.js';
 
 /**
@@ -30,7 +31,7 @@ export function byTurns(options: TurnsOptions = {}): Chunker {
   const config = normalizeTurns(options);
   return (source: Source): Chunk[] => {
     checkSource(source);
-    return runCore(createTurnsCore(config, ownerOf(source)), readTurns(source.text));
+    return linkNeighbours(runCore(createTurnsCore(config, ownerOf(source)), readTurns(source.text)));
   };
 }
 
@@ -53,6 +54,6 @@ export function createStrategy(config: ChunkConfig, sizer: Sizer): Chunker {
   if (row.input === 'text') return row.chunker(config, sizer);
   return (source: Source): Chunk[] => {
     checkSource(source);
-    return runCore(row.core(config, sizer, ownerOf(source)), readTurns(source.text));
+    return linkNeighbours(runCore(row.core(config, sizer, ownerOf(source)), readTurns(source.text)));
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Stream forms of the simpler strategies, for `pipeline(...)`. The text strategies take Buffers or strings (UTF-8
  * decoded across writes) and emit chunks; `turnGroups` takes the turn blocks of `parse({ format: 'transcript' })`.
- * Each gives the chunks of its whole-source form on the same text, whatever the write sizes.
+ * Each gives the chunks of its whole-source form on the same text, whatever the write sizes, each linked to its
+ * neighbours (`prevId`, `nextId`) as the semantic chunker's are, holding back one chunk until the next is made.
  */
 import type { Transform } from 'node:stream';
 import { invalidOption, NO_DOCUMENT_ID } from '../config.js';
 import type { ChunkOwner } from '../chunking/chunk-factory.js';
-import type { Core } from '../core.js';
+import { pipeCores, type Core } from '../core.js';
+import { createNeighbourStage } from '../chunking/neighbours.js';
 import { createFixedSizeCore, type FixedSizeOptions } from '../chunking/strategies/fixed.js';
 import { byMarkers, type MarkersOptions } from '../chunking/strategies/markers.js';
 import { createTurnsCore, normalizeTurns, type TurnsOptions } from '../chunking/strategies/turns.js';
@@ -61,7 +63,7 @@ function decoding(core: Core<string, Chunk>, fatal: boolean): Core<unknown, Chun
  */
 export function fixedSizeStream(n: number, options: FixedSizeOptions & TextStreamOptions = {}): Transform {
   const core = createFixedSizeCore(n, ownerFrom(options), optionalSizer('sizer', options.sizer));
-  return toTransform(decoding(core, options.fatal ?? false), { signal: options.signal });
+  return toTransform(pipeCores(decoding(core, options.fatal ?? false), createNeighbourStage()), { signal: options.signal });
 }
 
 /**
@@ -72,7 +74,7 @@ export function fixedSizeStream(n: number, options: FixedSizeOptions & TextStrea
 export function slidingWindowStream(options: SlidingWindowOptions & TextStreamOptions): Transform {
   const { documentId, origin, signal, fatal, ...windowOptions } = options;
   const core = createSlidingWindowCore(normalizeSlidingWindow(windowOptions), ownerFrom({ documentId, origin }));
-  return toTransform(decoding(core, fatal ?? false), { signal });
+  return toTransform(pipeCores(decoding(core, fatal ?? false), createNeighbourStage()), { signal });
 }
 
 /**
@@ -116,5 +118,5 @@ export function byMarkersStream(options: MarkersOptions & TextStreamOptions & { 
 export function turnGroups(options: TurnsOptions & StrategyStreamOptions = {}): Transform {
   const { documentId, origin, signal, ...turnOptions } = options;
   const core = createTurnsCore(normalizeTurns(turnOptions), ownerFrom({ documentId, origin }));
-  return toTransform<Block, Chunk>(core, { signal });
+  return toTransform<Block, Chunk>(pipeCores(core, createNeighbourStage()), { signal });
 }

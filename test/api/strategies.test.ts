@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeOptions } from '../../src/config.js';
 import { charSizer, createWordSizer } from '../../src/chunking/sizers/basic.js';
-import { createStrategy } from '../../src/api/strategies.js';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { chunkText } from '../../src/api/chunk.js';
+import { byTurns, createStrategy } from '../../src/api/strategies.js';
+import { byMarkers, fixedSize, slidingWindow } from '../../src/chunking/strategies/index.js';
+import { fixedSizeStream } from '../../src/stream/strategies.js';
+import type { Chunk } from '../../src/types.js';
 
 const source = { id: 'd', origin: 'd.md', text: 'one two three four five six seven eight nine ten' };
 
@@ -48,5 +54,34 @@ describe('createStrategy', () => {
 
   it('refuses the semantic strategy, which is not a whole-source chunker', () => {
     expect(() => createStrategy(normalizeOptions({}), charSizer)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'strategy' }));
+  });
+});
+
+describe('the standalone strategies link neighbours', () => {
+  it('as the semantic chunker does: prevId and nextId within the source, none past its ends, the same from the streams', async () => {
+    const text = `# Guide\n\n${'Some words of a longer text. '.repeat(40)}\n\nLast paragraph.\n`;
+    const transcript = 'A: hi there\nB: hello\nA: how are you\nB: fine\nA: bye\n';
+    const lists = [fixedSize(200)({ id: 'g', text }), slidingWindow({ size: 300 })({ id: 'g', text }), byMarkers({ markers: ['. '], maxSize: 300 })({ id: 'g', text }), byTurns({ turnsPerChunk: 2, overlapTurns: 0 })({ id: 't', text: transcript })];
+    for (const chunks of lists) {
+      expect(chunks.length).toBeGreaterThan(2);
+      expect(chunks[0]?.prevId).toBeUndefined();
+      expect(chunks.at(-1)?.nextId).toBeUndefined();
+      chunks.slice(1).forEach((c, i) => {
+        expect(c.prevId).toBe(chunks[i]?.id);
+        expect(chunks[i]?.nextId).toBe(c.id);
+      });
+    }
+    const streamed: Chunk[] = [];
+    await pipeline(Readable.from([text.slice(0, 333), text.slice(333)]), fixedSizeStream(200, { documentId: 'g' }), new Writable({ objectMode: true, write: (c, _e, cb) => (streamed.push(c), cb()) }));
+    expect(streamed).toEqual(lists[0]);
+  });
+
+  it('through chunkText, carry the title chunk() reads from the document, the markers strategy too', () => {
+    const text = `# Guide\n\n${'Some words of a longer text. '.repeat(40)}\n`;
+    for (const strategy of ['fixed', 'window', 'markers'] as const) {
+      const { chunks } = chunkText(text, { strategy, unit: 'chars', maxSize: 300, markers: ['. '] });
+      expect(chunks.length, strategy).toBeGreaterThan(2);
+      expect(chunks.every((c) => c.documentTitle === 'Guide'), strategy).toBe(true);
+    }
   });
 });

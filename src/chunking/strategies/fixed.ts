@@ -7,6 +7,7 @@ import type { Chunk, Source } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
 import { createLineCounter, endLineOf } from '../../unicode/lines.js';
+import { linkNeighbours } from '../neighbours.js';
 import { checkSource, integerAtLeast, isHighSurrogate, isLowSurrogate, optionalSizer, ownerOf } from './common.js';
 
 /** Options of `fixedSize`. */
@@ -88,6 +89,6 @@ export function fixedSize(n: number, options: FixedSizeOptions = {}): Chunker {
   return (source: Source) => {
     checkSource(source);
     const core = createFixedSizeCore(length, ownerOf(source), sizer);
-    return [...core.write(source.text), ...core.end()];
+    return linkNeighbours([...core.write(source.text), ...core.end()]);
   };
 }

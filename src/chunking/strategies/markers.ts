@@ -11,6 +11,7 @@ import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
 import type { Chunk, Source, Span } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import { createLineIndex } from '../../unicode/lines.js';
+import { linkNeighbours } from '../neighbours.js';
 import { charSizer } from '../sizers/basic.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
 import { findWindowEnd, type WordView } from './word-search.js';
@@ -177,24 +178,28 @@ export function byMarkers(options: MarkersOptions): Chunker {
   const config = normalizeMarkers(options);
   return (source: Source): Chunk[] => {
     checkSource(source);
-    const { text } = source;
-    const spans: Span[] = [];
-    splitSpan(text, { start: 0, end: text.length }, 0, config, spans, true);
-    const owner = ownerOf(source);
-    const lineOf = createLineIndex(text);
-    return mergeSmall(text, spans, config).map(({ span, size }, index) => {
-      const draft = {
-        text: text.slice(span.start, span.end),
-        start: span.start,
-        end: span.end,
-        startLine: lineOf(span.start),
-        endLine: lineOf(span.end - 1),
-        size,
-        ...(size > config.maxSize ? { oversized: true, metadata: { oversizedReason: 'word longer than maxSize' } } : {}),
-      };
-      return finishChunk(draft, owner, index);
-    });
+    return markerChunks(source.text, config, ownerOf(source));
   };
+}
+
+/** The chunks of a whole text cut at markers, for `owner`, linked to their neighbours. */
+function markerChunks(text: string, config: MarkersConfig, owner: ChunkOwner): Chunk[] {
+  const spans: Span[] = [];
+  splitSpan(text, { start: 0, end: text.length }, 0, config, spans, true);
+  const lineOf = createLineIndex(text);
+  const chunks = mergeSmall(text, spans, config).map(({ span, size }, index) => {
+    const draft = {
+      text: text.slice(span.start, span.end),
+      start: span.start,
+      end: span.end,
+      startLine: lineOf(span.start),
+      endLine: lineOf(span.end - 1),
+      size,
+      ...(size > config.maxSize ? { oversized: true, metadata: { oversizedReason: 'word longer than maxSize' } } : {}),
+    };
+    return finishChunk(draft, owner, index);
+  });
+  return linkNeighbours(chunks);
 }
 
 /** Most text the markers core holds before it gives up (`ERR_BUFFER_OVERFLOW`). */
@@ -205,7 +210,7 @@ export const MARKERS_MAX_CHARS = 64 * 1024 * 1024;
  * ahead, so the text is held whole, up to `maxChars` UTF-16 units, and chunked at the end.
  */
 export function createMarkersCore(options: MarkersOptions, owner: ChunkOwner, maxChars = MARKERS_MAX_CHARS): Core<string, Chunk> {
-  const chunker = byMarkers(options);
+  const config = normalizeMarkers(options);
   let text = '';
   return {
     write(written) {
@@ -215,6 +220,7 @@ export function createMarkersCore(options: MarkersOptions, owner: ChunkOwner, ma
       }
       return [];
     },
-    end: () => chunker({ id: owner.documentId, ...(owner.origin !== undefined ? { origin: owner.origin } : {}), text }),
+    // The owner as given, with the document's context: its chunks carry the title `chunk()` settled.
+    end: () => markerChunks(text, config, owner),
   };
 }

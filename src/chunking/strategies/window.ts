@@ -9,6 +9,7 @@ import type { Chunker, Sizer, SizerLike } from '../../protocols.js';
 import type { Chunk, Source } from '../../types.js';
 import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import type { Core } from '../../core.js';
+import { linkNeighbours } from '../neighbours.js';
 import { charSizer } from '../sizers/basic.js';
 import { createLineCounter, endLineOf, type LineCounter } from '../../unicode/lines.js';
 import { checkSource, numberAbove, optionalSizer, ownerOf } from './common.js';
@@ -233,6 +234,6 @@ export function slidingWindow(options: SlidingWindowOptions): Chunker {
   return (source: Source) => {
     checkSource(source);
     const core = createSlidingWindowCore(whole, ownerOf(source));
-    return [...core.write(source.text), ...core.end()];
+    return linkNeighbours([...core.write(source.text), ...core.end()]);
   };
 }

@@ -4,6 +4,7 @@ import { createWordSizer } from '../../../src/chunking/sizers/basic.js';
 import { createFixedSizeCore, fixedSize } from '../../../src/chunking/strategies/fixed.js';
 import { ChunkError } from '../../../src/errors.js';
 import { referenceChunkIds } from '../../support/chunk-contracts.js';
+import { linkNeighbours } from '../../../src/chunking/neighbours.js';
 
 const source = (text: string) => ({ id: 'doc-1', origin: 'notes/a.txt', text });
 
@@ -94,7 +95,7 @@ describe('fixedSize', () => {
       const core = createFixedSizeCore(n, { documentId: 'doc-1', origin: 'notes/a.txt' });
       const streamed = text.split('').flatMap((unit) => core.write(unit));
       streamed.push(...core.end());
-      expect(streamed).toEqual(fixedSize(n)(source(text)));
+      expect(linkNeighbours(streamed)).toEqual(fixedSize(n)(source(text)));
     }
   });
 });

@@ -4,6 +4,7 @@ import { createWordSizer } from '../../../src/chunking/sizers/basic.js';
 import { createSlidingWindowCore, normalizeSlidingWindow, slidingWindow } from '../../../src/chunking/strategies/window.js';
 import type { Sizer } from '../../../src/protocols.js';
 import { tiktokenSizer } from '../../support/tiktoken.js';
+import { linkNeighbours } from '../../../src/chunking/neighbours.js';
 
 const source = (text: string) => ({ id: 'w', origin: 'a.md', text });
 const words = (n: number, w = (i: number) => `w${i}`) => Array.from({ length: n }, (_, i) => w(i)).join(' ');
@@ -146,7 +147,7 @@ describe('createSlidingWindowCore', () => {
     const core = createSlidingWindowCore(config, { documentId: 'w', origin: 'a.md' });
     const streamed = text.split('').flatMap((u) => core.write(u));
     streamed.push(...core.end());
-    expect(streamed).toEqual(slidingWindow({ size: 7, overlap: 3, sizer: wordCount })(source(text)));
+    expect(linkNeighbours(streamed)).toEqual(slidingWindow({ size: 7, overlap: 3, sizer: wordCount })(source(text)));
   });
 
   it('holds a bounded buffer: past maxBufferChars without a window end it fails with ERR_BUFFER_OVERFLOW', () => {
