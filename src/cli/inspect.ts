@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkReadDocument } from '../api/chunk.js';
-import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat } from '../config.js';
+import { invalidOption, normalizeOptions, normalizeParseOptions, type ChunkConfig, type ChunkOptions, type DocumentFormat, type ParseOptions } from '../config.js';
 import { ChunkError, isChunkError, systemErrorReason } from '../errors.js';
 import type { FlagSpec } from '../options.js';
 import { detectFileFormat } from '../parsers/detect.js';
@@ -40,8 +40,8 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { group: 'Run', name: 'help', short: 'h', value: 'switch', help: 'Show this help' },
 ];
 
-/** The main command's flag for `password`, which a PDF may need. */
-const PASSWORD_FLAG = OPTIONS.filter((o) => o.key === 'password');
+/** The main command's flags for reading a PDF: `--password`, and `--timeout` for a long one on a slow machine. */
+const READ_FLAGS = OPTIONS.filter((o) => o.key === 'password' || o.key === 'maxPdfSeconds');
 
 /**
  * The chunking flags `inspect` takes, inside `--compare` settings too: those of the main command, but `--parents`,
@@ -68,7 +68,7 @@ function helpText(): string {
     ...COMPARE_HELP,
     '',
     'Input:',
-    ...helpLines(PASSWORD_FLAG),
+    ...helpLines(READ_FLAGS),
     '',
     'Chunking (same meaning as for chunkstream):',
     ...helpLines(CHUNK_FLAGS),
@@ -98,7 +98,8 @@ export interface InspectArgs {
   readonly chunkOptions: ChunkOptions;
   /** `--compare A B`: the two settings to show side by side. */
   readonly compare: readonly CompareSetting[] | undefined;
-  readonly password: string | undefined;
+  /** How the file is read (`--password`, `--timeout`). */
+  readonly parseOptions: ParseOptions;
 }
 
 /** A document read once, to be chunked with one setting or several. */
@@ -124,7 +125,7 @@ async function readSource(args: InspectArgs): Promise<Source> {
   let document: ReadDocument;
   try {
     format = await detectFileFormat(args.file);
-    document = await formatEntry(format).readDocument(args.file, normalizeParseOptions(args.password === undefined ? {} : { password: args.password }));
+    document = await formatEntry(format).readDocument(args.file, normalizeParseOptions(args.parseOptions));
   } catch (error) {
     throw isChunkError(error) ? error : readError(args.file, error);
   }
@@ -193,7 +194,7 @@ function compareSetting(setting: string, base: Record<string, unknown>): Compare
 /** Parses the arguments after `inspect`. Returns `'help'` for `--help`; throws `ERR_INVALID_OPTION` on bad usage. */
 export function parseInspectArgs(argv: readonly string[]): InspectArgs | 'help' {
   const { rest, settings } = takeCompare(argv);
-  const parsed = parseFlags(rest, parseArgsOptions([...OWN_FLAGS, ...PASSWORD_FLAG, ...CHUNK_FLAGS]), true);
+  const parsed = parseFlags(rest, parseArgsOptions([...OWN_FLAGS, ...READ_FLAGS, ...CHUNK_FLAGS]), true);
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (v.help) return 'help';
   if (parsed.positionals.length !== 1) {
@@ -212,7 +213,7 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs | 'help' 
     summary: v.summary === true,
     chunkOptions: options as ChunkOptions,
     compare: settings?.map((setting) => compareSetting(setting, options)),
-    password: typeof v.password === 'string' ? v.password : undefined,
+    parseOptions: optionsFromFlags(v, READ_FLAGS) as ParseOptions,
   };
 }
 

@@ -82,10 +82,10 @@ describe('chunkstream command', () => {
     writeFileSync(join(folder, '1-flood.pdf'), saveFloodPdf(4_600, { compress: true }));
     writeFileSync(join(folder, '2-after.md'), markdown('After', 4));
     writeFileSync(join(folder, '3-guide.pdf'), guidePdf());
-    // Page 2 alone takes pdf.js well over 30 s; 3 s leaves page 1 room on a machine other work loads.
-    const run = await runCli(['-q', '--jobs', '1', '--timeout', '3', folder]);
+    // Page 2 alone takes pdf.js well over 30 s; 5 s leaves page 1 and the guide room on a machine other work loads.
+    const run = await runCli(['-q', '--jobs', '1', '--timeout', '5', folder]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/1-flood\.pdf: ERR_PDF_LIMIT .*maxPdfSeconds \(3 s\) while reading page 2 of 3/);
+    expect(run.stderr).toMatch(/1-flood\.pdf: ERR_PDF_LIMIT .*maxPdfSeconds \(5 s\) while reading page 2 of 3/);
     const sources = new Set(lines(run.stdout).map((l) => l.source));
     expect(sources.has(join(folder, '2-after.md'))).toBe(true);
     expect(sources.has(join(folder, '3-guide.pdf'))).toBe(true);

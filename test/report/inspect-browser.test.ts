@@ -12,6 +12,8 @@ import { ARTIFACTS, DESKTOP, HAS_BROWSER, PHONE, chunkInView, embedded, frames, 
 
 const SAMPLES = join(import.meta.dirname, '../../samples');
 const FREECULTURE = corpusPdf('freeculture.pdf');
+/** Seconds freeculture.pdf may take to read: the default (25) can run out on a machine other work loads. */
+const PDF_SECONDS = 300;
 
 /** The chunk count `inspect` reported on stderr. */
 const chunkCount = (err: string): number => Number(/: (\d+) chunks/.exec(err)![1]);
@@ -62,7 +64,7 @@ describeCorpus('inspect reports of real documents', () =>
 
     itWithCorpusFile('pdf/freeculture.pdf')('freeculture.pdf (352 pages) at --max-size 256 --overlap 32: ready, scrolls end to end, problems and the minimap lead to their chunks, at a desktop and a phone screen', async () => {
       const file = join(ARTIFACTS, 'inspect-freeculture.html');
-      const count = chunkCount(await inspectToHtml([FREECULTURE, '--max-size', '256', '--overlap', '32'], file));
+      const count = chunkCount(await inspectToHtml([FREECULTURE, '--timeout', String(PDF_SECONDS), '--max-size', '256', '--overlap', '32'], file));
       for (const screen of [DESKTOP, PHONE]) {
         const v = await openReport(browser(), file, screen);
         const page = v.page;
@@ -118,7 +120,7 @@ describeCorpus('inspect reports of real documents', () =>
 
     itWithCorpusFile('pdf/freeculture.pdf')('freeculture.pdf compared at --max-size 256 --overlap 32 and --max-size 512 --overlap 64: ready, both views, aligned', async () => {
       const file = join(ARTIFACTS, 'inspect-freeculture-compare.html');
-      const err = await inspectToHtml([FREECULTURE, '--compare', '--max-size 256 --overlap 32', '--max-size 512 --overlap 64'], file);
+      const err = await inspectToHtml([FREECULTURE, '--timeout', String(PDF_SECONDS), '--compare', '--max-size 256 --overlap 32', '--max-size 512 --overlap 64'], file);
       const [a, b] = [...err.matchAll(/(\d+) chunks/g)].map((m) => Number(m[1]));
       const v = await openReport(browser(), file, DESKTOP);
       const page = v.page;
