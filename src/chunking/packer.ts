@@ -257,9 +257,14 @@ function build(packer: Packer, spans: readonly BlockSpan[]): PackedDraft {
   return buildDraft(spans, packer.section, packer.measure);
 }
 
-/** The spans a cut may look back at once `spans` are emitted: as many as cover the widest window, in order. */
-function recentSpans(packer: Packer, spans: readonly BlockSpan[]): BlockSpan[] {
-  const all = [...packer.recent, ...spans];
+/**
+ * Adds `spans`, emitted, to the spans a cut may look back at, and keeps as many as cover the widest window, in
+ * order. The list is changed in place: a chunk of one-letter paragraphs emitted some fifty spans, and copying the
+ * list of 256 for each was a tenth of what the packer allocated.
+ */
+function addRecentSpans(packer: Packer, spans: readonly BlockSpan[]): void {
+  const all = packer.recent;
+  for (const span of spans) all.push(span);
   const window = CUT_WINDOW * packer.config.maxSize;
   let from = Math.max(0, all.length - RECENT_SPANS);
   let covered = 0;
@@ -267,7 +272,10 @@ function recentSpans(packer: Packer, spans: readonly BlockSpan[]): BlockSpan[] {
     covered += (all[k] as BlockSpan).size;
     if (covered > window) from = k;
   }
-  return from === 0 ? all : all.slice(from);
+  if (from > 0) {
+    all.copyWithin(0, from);
+    all.length -= from;
+  }
 }
 
 /** True when a draft measures over the limit without being kept whole on request. */
@@ -282,7 +290,7 @@ function isOver(packer: Packer, draft: PackedDraft): boolean {
  * span after them is cut smaller instead (`emitWithHeadings`), and a single span over is cut smaller.
  */
 export function emitSpans(packer: Packer, spans: readonly BlockSpan[]): void {
-  packer.recent = recentSpans(packer, spans);
+  addRecentSpans(packer, spans);
   let rest = spans;
   while (rest.length > 0) {
     const whole = build(packer, rest);
