@@ -37,14 +37,20 @@ function canJoin(a: PackedDraft, b: PackedDraft): boolean {
   return a.section === b.section && a.suffix === '' && b.prefix === '' && !a.oversized && !b.oversized && a.end <= b.start;
 }
 
-/** Fuses each chunk below `minSize` into its previous or next neighbour when the result fits. */
+/**
+ * Fuses each chunk below `minSize` into its previous or next neighbour when the result fits; one that starts with a
+ * heading only into the next, with what the heading introduces. Fused backward, a heading would end the chunk
+ * before it, and whether it did would hang on the chunk's size, which an edit above changes (Node's
+ * perf_hooks.md: a heading and its first sentence went to the previous section's tail or not, and four chunks
+ * after it moved).
+ */
 function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure): PackedDraft[] {
   if (config.minSize === 0) return drafts;
   const out: PackedDraft[] = [];
   for (let i = 0; i < drafts.length; i++) {
     let draft = drafts[i] as PackedDraft;
     const before = out.at(-1);
-    if (draft.size < config.minSize && before !== undefined && canJoin(before, draft)) {
+    if (draft.size < config.minSize && before !== undefined && canJoin(before, draft) && !startsWithHeading(draft)) {
       const joined = join(before, draft, m);
       if (joined !== null) {
         out[out.length - 1] = joined;
@@ -62,6 +68,11 @@ function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure):
     out.push(draft);
   }
   return out;
+}
+
+/** True when a draft's first span is a heading (a draft's kinds are in the order its spans bring them). */
+function startsWithHeading(draft: PackedDraft): boolean {
+  return draft.metadata.kinds[0] === 'heading';
 }
 
 /** `a` and `b` as one chunk, or null when that would exceed the limit. */

@@ -8,7 +8,7 @@ import { createChunkMeasure } from '../../src/chunking/chunk-measure.js';
 import { buildDraft, type PackedDraft } from '../../src/chunking/draft.js';
 import { NO_HEADING } from '../../src/chunking/heading-tracker.js';
 import { createDefaultOptimizer } from '../../src/chunking/optimizer.js';
-import { wholeSpan } from '../../src/chunking/block-spans.js';
+import { wholeSpan, type BlockSpan } from '../../src/chunking/block-spans.js';
 import { charSizer } from '../../src/chunking/sizers/basic.js';
 import { handMade, words, type BlockSpec } from '../support/blocks.js';
 
@@ -34,6 +34,19 @@ describe('the default optimizer', () => {
     // A small first draft goes into the next one.
     const first = drafts([p('tiny'), p(words(10))], { maxSize: 60, minSize: 10 });
     expect(first.optimize(first.drafts).map((x) => x.text)).toEqual([`tiny\n\n${words(10)}`]);
+  });
+
+  it('fuses a small draft that starts with a heading into the next one only, never onto the end of the one before', () => {
+    const config = normalizeOptions({ unit: 'chars', maxSize: 60, minSize: 16 });
+    const measure = createChunkMeasure(config, charSizer);
+    const { blocks } = handMade([p(words(10)), { kind: 'heading', depth: 3, text: '### H' }, p('Intro.'), p(words(4, 10)), p(words(16, 20))]);
+    const [a, h, intro, b, c] = blocks.map((x) => wholeSpan({ ...x, heading: NO_HEADING }, x.text.length));
+    const draft = (...spans: BlockSpan[]) => buildDraft(spans, 0, measure);
+    const optimize = (d: PackedDraft[]) => createDefaultOptimizer(measure).optimize(d, config).map((x) => x.text);
+    // A heading and its first sentence, small: they go with what follows them, not onto the paragraph before.
+    expect(optimize([draft(a as BlockSpan), draft(h as BlockSpan, intro as BlockSpan), draft(b as BlockSpan)])).toEqual([words(10), `### H\n\nIntro.\n\n${words(4, 10)}`]);
+    // When the next cannot take them, they stay a chunk of their own.
+    expect(optimize([draft(a as BlockSpan), draft(h as BlockSpan, intro as BlockSpan), draft(c as BlockSpan)])).toEqual([words(10), '### H\n\nIntro.', words(16, 20)]);
   });
 
   it('does not fuse across sections, over the limit, or across a frame', () => {
