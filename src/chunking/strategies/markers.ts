@@ -178,16 +178,16 @@ export function byMarkers(options: MarkersOptions): Chunker {
   const config = normalizeMarkers(options);
   return (source: Source): Chunk[] => {
     checkSource(source);
-    return markerChunks(source.text, config, ownerOf(source));
+    return linkNeighbours(markerChunks(source.text, config, ownerOf(source)));
   };
 }
 
-/** The chunks of a whole text cut at markers, for `owner`, linked to their neighbours. */
+/** The chunks of a whole text cut at markers, for `owner` (the chunker links them to their neighbours after its cores). */
 function markerChunks(text: string, config: MarkersConfig, owner: ChunkOwner): Chunk[] {
   const spans: Span[] = [];
   splitSpan(text, { start: 0, end: text.length }, 0, config, spans, true);
   const lineOf = createLineIndex(text);
-  const chunks = mergeSmall(text, spans, config).map(({ span, size }, index) => {
+  return mergeSmall(text, spans, config).map(({ span, size }, index) => {
     const draft = {
       text: text.slice(span.start, span.end),
       start: span.start,
@@ -199,7 +199,6 @@ function markerChunks(text: string, config: MarkersConfig, owner: ChunkOwner): C
     };
     return finishChunk(draft, owner, index);
   });
-  return linkNeighbours(chunks);
 }
 
 /** Most text the markers core holds before it gives up (`ERR_BUFFER_OVERFLOW`). */
