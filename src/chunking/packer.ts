@@ -193,16 +193,26 @@ export function strandsHeadings(packer: Packer, span: BlockSpan): boolean {
   if (current.length === 0 || !(current.at(-1) as BlockSpan).isHeading) return false;
   const budget = measure.budget(chunk.heading());
   if (chunk.estimateWith(span) <= (chunk.onlyHeadings() ? budget.max : budget.desired)) return false;
-  let k = current.length;
-  let headings = 0;
-  while (k > 0 && (current[k - 1] as BlockSpan).isHeading) {
-    k--;
-    headings += (current[k] as BlockSpan).size + (k < current.length - 1 ? measure.gap((current[k + 1] as BlockSpan).gapBefore) : 0);
-  }
-  return headings + measure.gap(span.gapBefore) + span.size > measure.budget((current[k] as BlockSpan).heading).max;
+  return span.size > (roomAfterHeadings(packer, span.gapBefore) as number);
 }
 
-/** Cuts a block too large for one chunk; its first span may fill the room left in the chunk in the making. */
+/**
+ * The room a span has after the headings that end the chunk in the making: the budget of the first of them, less
+ * their sizes, the gaps between them and `gapBefore` the span; undefined when the chunk ends in no heading.
+ */
+function roomAfterHeadings(packer: Packer, gapBefore: string): number | undefined {
+  const { chunk, measure } = packer;
+  const spans = chunk.spans;
+  let k = spans.length;
+  let used = measure.gap(gapBefore);
+  while (k > 0 && (spans[k - 1] as BlockSpan).isHeading) {
+    k--;
+    used += (spans[k] as BlockSpan).size + (k < spans.length - 1 ? measure.gap((spans[k + 1] as BlockSpan).gapBefore) : 0);
+  }
+  return k === spans.length ? undefined : measure.budget((spans[k] as BlockSpan).heading).max - used;
+}
+
+/** Cuts a block too large for one chunk; its first span is cut to the room the headings ending the chunk in the making leave. */
 export function cutAndAdd(packer: Packer, block: Block, whole: BlockSpan): void {
   const { chunk } = packer;
   const rest = packer.measure.budget(block.heading as HeadingContext).max;
@@ -237,19 +247,11 @@ function addFirstSpan(packer: Packer, span: BlockSpan): void {
  * block and its headings alone, and an edit above changes at most which chunk its first span goes to.
  */
 function roomForFirstSpan(packer: Packer, whole: BlockSpan, rest: number): number {
-  const { chunk, measure } = packer;
+  const { chunk } = packer;
   const last = chunk.spans.at(-1) as BlockSpan;
   if (last.suffix !== '' || last.oversizedReason !== undefined) flush(packer, true);
-  let k = chunk.spans.length;
-  while (k > 0 && (chunk.spans[k - 1] as BlockSpan).isHeading) k--;
-  const headings = chunk.spans.slice(k);
-  if (headings.length === 0) return rest;
-  let size = 0;
-  headings.forEach((h, i) => {
-    size += (i === 0 ? 0 : measure.gap(h.gapBefore)) + h.size;
-  });
-  const room = measure.budget((headings[0] as BlockSpan).heading).max - size - measure.gap(whole.gapBefore);
-  return Math.max(1, Math.min(rest, room));
+  const room = roomAfterHeadings(packer, whole.gapBefore);
+  return room === undefined ? rest : Math.max(1, Math.min(rest, room));
 }
 
 /** The draft of `spans`, measured once as the embedder sees it. */

@@ -76,7 +76,7 @@ export interface HeadTextSplitter extends SpanSplitter {
   splitSized(text: string, maxSize: number, targetSize?: number): SizedSpan[];
   /**
    * The first span `splitSized(text, maxSize)` returns, found without cutting the rest of the text: the chunker
-   * fills the room left in a chunk with the head of a long block, then splits the rest at the full size.
+   * cuts the head of a long block to the room its headings leave, then splits the rest at the full size.
    */
   splitHead(text: string, maxSize: number): SizedSpan | undefined;
 }
