@@ -37,58 +37,6 @@ export const CUT_LOW = 0.2;
  */
 export const CUT_WINDOW = 0.8;
 
-/** The places a run may end at, read lazily: index 0 is the run's start, `count - 1` the end of the greedy run. */
-export interface CutPlaces {
-  readonly count: number;
-  /** Units of the run before place `k` (0 for the start); non-decreasing. */
-  position(k: number): number;
-  /** The place's value: higher is a better place to cut. */
-  value(k: number): number;
-  /** False where the run must not end (after a heading that would be left alone). */
-  eligible(k: number): boolean;
-}
-
-/**
- * The place a run ends at, chosen by content (see the file comment): an index in `1..count - 1`, or -1 when no
- * eligible place lies at or past `low` (and, with `mode.early`, none before it tops its window).
- */
-export function contentDefinedCut(places: CutPlaces, low: number, window = low, before: readonly EarlierPlace[] = [], mode: CutMode = {}): number {
-  // Eligible places within the window before the current one, their values decreasing from the front. Places
-  // before the run (`before`) are indices -1, -2, … with their own positions and values.
-  const queue: number[] = [];
-  // Each place's value is read once: the queue compares a place with later ones many times.
-  const values: number[] = [];
-  const placeValue = (k: number): number => (k < 0 ? (before[-k - 1] as EarlierPlace).value : (values[k] ??= places.value(k)));
-  const positionOf = (k: number): number => (k < 0 ? (before[-k - 1] as EarlierPlace).position : places.position(k));
-  for (let b = before.length - 1; b >= 0; b--) {
-    const value = (before[b] as EarlierPlace).value;
-    while (queue.length > 0 && placeValue(queue[queue.length - 1] as number) <= value) queue.pop();
-    queue.push(-b - 1);
-  }
-  let head = 0;
-  let best = -1;
-  let bestValue = -Infinity;
-  // With `early`, the last place below `low` that tops its window: where the run ends when none past `low` does.
-  let below = -1;
-  for (let k = 0; k < places.count; k++) {
-    const position = places.position(k);
-    if (k > 0 && !places.eligible(k)) continue;
-    const value = placeValue(k);
-    while (head < queue.length && positionOf(queue[head] as number) < position - window) head++;
-    const tops = head === queue.length || value > placeValue(queue[head] as number);
-    if (k > 0 && position >= low) {
-      if (tops) return k;
-      if (value > bestValue) {
-        best = k;
-        bestValue = value;
-      }
-    } else if (k > 0 && mode.early === true && tops) below = k;
-    while (queue.length > head && placeValue(queue[queue.length - 1] as number) <= value) queue.pop();
-    queue.push(k);
-  }
-  return below > 0 ? below : best;
-}
-
 /** How a content-defined cut falls back when no place past `low` tops its window. */
 export interface CutMode {
   /**
@@ -98,12 +46,6 @@ export interface CutMode {
    * than before an edit would otherwise pass it and end at the best weak place after it.
    */
   readonly early?: boolean;
-}
-
-/** A place before a run: its position (negative, units before the run's start) and its value. */
-export interface EarlierPlace {
-  readonly position: number;
-  readonly value: number;
 }
 
 /** A run of units `first..last` that the unit after `last` does not fit, as the packing steps see it. */
@@ -130,9 +72,9 @@ export interface UnitRun {
  * The last unit of `run`, whose limit is `limit`, chosen by content (see the file comment): past `CUT_LOW` of the
  * limit, topping the places within `CUT_WINDOW` of it before; `run.last` when no place qualifies.
  *
- * The choice of `contentDefinedCut` over the run's places, read from the run as the scan goes rather than through
- * a `CutPlaces` of closures: the packer asks it once for every chunk, and the run's units past the chosen place are
- * never measured. A test holds the two to the same answers.
+ * The run's places are read from the run as the scan goes: the packer asks this once for every chunk, and the
+ * run's units past the chosen place are never measured. A test holds it to a plain reference of the rule over
+ * the same places (`test/support/content-cut-reference.ts`).
  */
 export function contentDefinedLast(run: UnitRun, limit: number, mode: CutMode = {}): number {
   const scan = openScan();
@@ -153,7 +95,7 @@ function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number, ear
   for (let b = earlier.count - 1; b >= 0; b--) enqueue(scan, earlier.positions[b] as number, earlier.values[b] as number);
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
-  // With `early`, the last place below `low` that tops its window (as in `contentDefinedCut`).
+  // With `early`, the last place below `low` that tops its window: where the run ends when none past `low` does.
   let below = -1;
   let position = 0;
   for (let k = first; k <= last + 1; k++) {

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/index.js';
-import { contentDefinedCut, contentDefinedLast, CUT_LOW, CUT_WINDOW, placeValue, type CutMode, type CutPlaces, type EarlierPlace, type UnitRun } from '../../src/chunking/content-cuts.js';
+import { contentDefinedLast, CUT_LOW, CUT_WINDOW, placeValue, type CutMode, type UnitRun } from '../../src/chunking/content-cuts.js';
+import { contentDefinedCut, type CutPlaces, type EarlierPlace } from '../support/content-cut-reference.js';
 import { windowEnd } from '../../src/chunking/chunker.js';
 import { textHash } from '../../src/unicode/text-hash.js';
 import { fcParams } from '../support/property.js';
