@@ -253,6 +253,7 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
   try {
     args = parseInspectArgs(argv);
     if (args !== 'help') {
+      normalizeParseOptions(args.parseOptions);
       normalizeOptions(args.chunkOptions);
       for (const setting of args.compare ?? []) normalizeOptions(setting.chunkOptions);
     }

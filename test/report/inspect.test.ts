@@ -141,6 +141,10 @@ describe('runInspect', () => {
     const u = io();
     expect(await runInspect([GUIDE, '--frobnicate'], u)).toBe(2);
     expect(u.err()).toMatch(/ERR_INVALID_OPTION .*frobnicate/);
+    // A reading option is bad usage too, found before the file is opened (this one does not exist).
+    const timeout = io();
+    expect(await runInspect(['/nonexistent/report.pdf', '--timeout', '0'], timeout)).toBe(2);
+    expect(timeout.err()).toMatch(/ERR_INVALID_OPTION Invalid option maxPdfSeconds/);
     const none = io();
     expect(await runInspect([], none)).toBe(2);
     expect(none.err()).toMatch(/ERR_INVALID_OPTION Invalid option file: inspect takes exactly one file/);
