@@ -26,6 +26,8 @@ Output (standard output, one JSON line per change, in the order of each file):
   {"change":"added","id":…,"chunk":{…the new line…}}   a chunk to embed
   {"change":"removed","id":…,"source":…}               a chunk to delete from the store
   {"change":"kept","id":…}                             with --kept: a chunk whose embedding can stay
+A parent line is listed the same way: added with its line (which has "type":"parent"), removed with
+"type":"parent", to store in or delete from the document store rather than the vector store.
 and a summary on standard error: N added, N removed, N kept.
 
 Options:
@@ -36,8 +38,8 @@ Options:
 Exit codes: 0 done, 1 a file could not be read or holds a line that is not a chunk, 2 bad usage.
 `;
 
-/** The old run's chunk ids, each with its source when the line had one. */
-type OldIndex = Map<string, { source?: string; seen: boolean }>;
+/** The old run's chunk and parent ids, each with its source when the line had one, and whether it was a parent. */
+type OldIndex = Map<string, { source?: string; parent: boolean; seen: boolean }>;
 
 /** Runs `chunkstream diff` with its arguments (after `diff`) and resolves with the exit code. */
 export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
@@ -65,7 +67,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   try {
     const old: OldIndex = new Map();
     for await (const { record } of readChunkLines(oldPath)) {
-      old.set(record.id, { ...(typeof record.source === 'string' ? { source: record.source } : {}), seen: false });
+      old.set(record.id, { ...(typeof record.source === 'string' ? { source: record.source } : {}), parent: record.type === 'parent', seen: false });
     }
     let added = 0;
     let kept = 0;
@@ -81,10 +83,10 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       }
     }
     let removed = 0;
-    for (const [id, { source, seen }] of old) {
+    for (const [id, { source, parent, seen }] of old) {
       if (seen) continue;
       removed++;
-      await out(asIds ? `- ${id}\n` : `${JSON.stringify({ change: 'removed', id, ...(source !== undefined ? { source } : {}) })}\n`);
+      await out(asIds ? `- ${id}\n` : `${JSON.stringify({ change: 'removed', id, ...(parent ? { type: 'parent' } : {}), ...(source !== undefined ? { source } : {}) })}\n`);
     }
     io.stderr.write(`chunkstream diff: ${added} added, ${removed} removed, ${kept} kept\n`);
     return 0;
@@ -96,7 +98,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
 }
 
 /** The lines of a chunkstream JSONL file, each parsed and checked to have a string id; blank lines are skipped. */
-async function* readChunkLines(path: string): AsyncGenerator<{ record: { id: string; source?: unknown }; line: string }> {
+async function* readChunkLines(path: string): AsyncGenerator<{ record: { id: string; type?: unknown; source?: unknown }; line: string }> {
   const input = createReadStream(path, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     input.once('ready', () => resolve());

@@ -37,6 +37,18 @@ describe('chunkstream diff', () => {
     expect(out.filter((l) => l.change === 'removed').every((l) => l.source === join(dir, 'doc.md'))).toBe(true);
   });
 
+  it('says which removed lines were parents (--parents output), as their added lines do', async () => {
+    const line = (record: object) => `${JSON.stringify(record)}\n`;
+    writeFileSync(join(dir, 'old-parents.jsonl'), line({ type: 'parent', id: 'd#p-a', source: 'd.md' }) + line({ id: 'd#1', parentId: 'd#p-a', source: 'd.md' }));
+    writeFileSync(join(dir, 'new-parents.jsonl'), line({ type: 'parent', id: 'd#p-b', source: 'd.md' }) + line({ id: 'd#1', parentId: 'd#p-b', source: 'd.md' }));
+    const run = await runCli(['diff', join(dir, 'old-parents.jsonl'), join(dir, 'new-parents.jsonl')]);
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)).toEqual([
+      { change: 'added', id: 'd#p-b', chunk: { type: 'parent', id: 'd#p-b', source: 'd.md' } },
+      { change: 'removed', id: 'd#p-a', type: 'parent', source: 'd.md' },
+    ]);
+  });
+
   it('prints plain id lines with --ids, kept ones too with --kept', async () => {
     const run = await runCli(['diff', '--ids', '--kept', join(dir, 'old.jsonl'), join(dir, 'new.jsonl')]);
     expect(run.code).toBe(0);
