@@ -29,6 +29,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { numberFlag } from './support/args.js';
 import { buildDist } from './support/runner.js';
 import { markdownTable, writeResults } from './support/results.js';
 
@@ -59,7 +60,7 @@ const { values } = parseArgs({
     edits: { type: 'string', default: '20' },
     every: { type: 'boolean', default: false },
     parents: { type: 'boolean', default: false },
-    worst: { type: 'string', default: '0' },
+    worst: { type: 'string' },
     sizes: { type: 'string', default: '256,512' },
     inputs: { type: 'string', default: 'corpus' },
     'no-langchain': { type: 'boolean', default: false },
@@ -76,7 +77,7 @@ if (values.dist === undefined) buildDist(ROOT);
 
 function measure(contender: string, input: string, size: number, dist?: string): EditFigures | { error: string } {
   const args = [CHILD, contender, input, String(size), values.every ? 'every' : values.edits, ...(dist === undefined ? [] : [resolve(ROOT, dist)])];
-  const env = { ...process.env, ...(values.parents ? { EDITS_PARENTS: '1' } : {}), EDITS_WORST: values.worst };
+  const env = { ...process.env, ...(values.parents ? { EDITS_PARENTS: '1' } : {}), EDITS_WORST: String(numberFlag('worst', values.worst, 0)) };
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };

@@ -233,6 +233,7 @@ export async function processFile(
   const strategy = config.chunkOptions.strategy ?? defaultStrategyOf(input.format);
   const chunkOptions = { ...config.chunkOptions, ...(strategy ? { strategy } : {}), documentId: input.source, origin: input.source, signal };
   const chunkStage = chunk(chunkOptions);
+  const tail = sourceField(input.source);
   const run: FileRun = {
     input,
     sink,
@@ -240,8 +241,8 @@ export async function processFile(
     started,
     written: createStatisticsAccumulator(normalizeOptions(chunkOptions)),
     pending: createLineBuffer(config.batchBytes),
-    tail: sourceField(input.source),
-    parentBefore: parentLines(chunkStage, sourceField(input.source)),
+    tail,
+    parentBefore: parentLines(chunkStage, tail),
     pendingChunks: 0,
     bytesRead: 0,
     pages: 0,

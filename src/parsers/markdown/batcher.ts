@@ -24,7 +24,7 @@ import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
 import { textHash } from '../../unicode/text-hash.js';
-import { afterIndent, atxOpenLength, closesFence, delimiterCells, fenceLineEnd, fenceOpen, htmlEnds, htmlStartCondition, isListMarker, mayBeDelimiterRow, isSetextUnderline, isThematicBreak, itemFenceOpen, SPACE_OR_TAB } from './block-syntax.js';
+import { afterIndent, atxOpenLength, blanksEnd, closesFence, delimiterCells, fenceLineEnd, fenceOpen, htmlEnds, htmlStartCondition, isListMarker, mayBeDelimiterRow, isSetextUnderline, isThematicBreak, itemFenceOpen } from './block-syntax.js';
 import { BACKTICK, COLON, CR, DASH, DIGIT_0, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LESS, LF, PIPE, PLUS, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
 /** How a batch cut at the bound continues the construct the previous batch ends in. */
@@ -616,10 +616,9 @@ function trackConstructs(s: ScanState, text: string, start: number, end: number)
 
 /** True when the line `[start, end)` closes `fence`: at most three spaces in (any blanks for a list item's fence), then its run. */
 function closesOpenFence(fence: NonNullable<ScanState['fence']>, text: string, start: number, end: number): boolean {
-  let from = start;
-  if (fence.item) while (SPACE_OR_TAB(text.charCodeAt(from))) from++;
-  else from = afterIndent(text, start);
-  return closesFence(text, from, contentEnd(text, start, end), fence.char, fence.length);
+  const to = contentEnd(text, start, end);
+  const from = fence.item ? blanksEnd(text, start, to) : afterIndent(text, start);
+  return closesFence(text, from, to, fence.char, fence.length);
 }
 
 /** True when the line `[start, end)` is a front matter fence: `---`, then only blanks. */

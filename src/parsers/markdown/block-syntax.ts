@@ -83,8 +83,7 @@ export function fenceOpen(line: string, from: number): FenceOpen | null {
  * followed by blanks, then a fence of backticks or tildes), or null.
  */
 export function itemFenceOpen(line: string): FenceOpen | null {
-  let i = 0;
-  while (SPACE_OR_TAB(line.charCodeAt(i))) i++;
+  let i = blanksEnd(line, 0, line.length);
   const first = i;
   for (;;) {
     LIST_MARKER_AND_BLANKS.lastIndex = i;
@@ -99,9 +98,7 @@ export function itemFenceOpen(line: string): FenceOpen | null {
 export function closesFence(text: string, from: number, to: number, char: number, length: number): boolean {
   let i = from;
   while (i < to && text.charCodeAt(i) === char) i++;
-  if (i - from < length) return false;
-  while (i < to && SPACE_OR_TAB(text.charCodeAt(i))) i++;
-  return i === to;
+  return i - from >= length && isBlankFrom(text, i, to);
 }
 
 /** The HTML blocks that start with a raw tag (condition 1) and the tag that ends them. */
@@ -157,8 +154,7 @@ export function frontMatterEnd(text: string): number {
 /** The end of the line at `from` when it is a front matter fence (`---` and blanks), else -1. */
 export function fenceLineEnd(text: string, from: number): number {
   if (!text.startsWith('---', from)) return -1;
-  let i = from + 3;
-  while (i < text.length && SPACE_OR_TAB(text.charCodeAt(i))) i++;
+  const i = blanksEnd(text, from + 3, text.length);
   return i === text.length || text.charCodeAt(i) === LF || text.charCodeAt(i) === CR ? i : -1;
 }
 
@@ -205,8 +201,7 @@ export function htmlEnds(type: number, line: string, first: boolean): boolean {
 
 /** An ATX heading's title: the text after the opening sequence, without the closing sequence or blanks. */
 export function atxTitle(text: string, from: number, to: number): string {
-  let start = from;
-  while (start < to && SPACE_OR_TAB(text.charCodeAt(start))) start++;
+  const start = blanksEnd(text, from, to);
   let end = to;
   while (end > start && SPACE_OR_TAB(text.charCodeAt(end - 1))) end--;
   // A closing sequence of #s counts when blanks (or the opening sequence) come before it.
