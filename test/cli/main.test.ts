@@ -276,7 +276,14 @@ describe('chunkstream command', () => {
       onSpawn(child) {
         // Standard input stays open, so the run is still going when the signal comes.
         child.stdin!.write('# Waiting\n\nSome text.\n\n');
-        setTimeout(() => child.kill('SIGINT'), 1500);
+        // The signal goes once the run has opened its temporary --out file: by then the handler is in place. A
+        // fixed delay sent it, on a loaded machine, while the modules were still loading (killed, no exit code).
+        const poll = setInterval(() => {
+          if (readdirSync(outDir).length === 0) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 50);
+        child.once('exit', () => clearInterval(poll));
       },
     });
     expect(run.code).toBe(130);
