@@ -38,6 +38,12 @@ export interface BlockSpan {
   readonly depth?: number;
   /** True when the span is part of a block that was cut. */
   readonly isSplit: boolean;
+  /**
+   * True for a span of a cut block after its first: the place before it lies inside the block. The place before
+   * the first is between blocks, as before the block kept whole, so a chunk ends there as readily whether an edit
+   * left the block whole or made it one to cut (two lists merged when the paragraph between them goes).
+   */
+  readonly continuesBlock?: boolean;
   /** Set when the span exceeds the limit on purpose (an element kept whole on request). */
   readonly oversizedReason?: string;
   /** Set when a table row or list item had to go through the TextSplitter. */
@@ -133,6 +139,7 @@ function subSpan(source: SpanSource, range: Span, previousEnd: number, first: bo
     size: extra.size ?? sizer.size(text),
     sizeExact: extra.size === undefined,
     isSplit: true,
+    continuesBlock: !first || whole.continuesBlock === true,
     images,
     hasCode: source.kind === 'code' || (whole.hasCode && /^\s*(```|~~~)/m.test(text)),
     hasFormula: whole.hasFormula && text.includes('$'),

@@ -386,8 +386,11 @@ function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockS
   return last + 1 - first;
 }
 
-/** How good a place the start of `span` is for a chunk to start: before a heading, between blocks, inside one. */
+/**
+ * How good a place the start of `span` is for a chunk to start: before a heading, between blocks (before a block
+ * kept whole or the first span of one cut), inside one.
+ */
 function cutStrength(span: BlockSpan): number {
   if (span.isHeading) return 8 - (span.depth ?? 6);
-  return span.isSplit ? 0 : 1;
+  return span.continuesBlock === true ? 0 : 1;
 }

@@ -83,6 +83,8 @@ describe('cutBlock', () => {
     const spans = cutBlock(list, cutBudget(40, 40), ctx);
     expect(spans.length).toBeGreaterThan(1);
     expect(spans.every((p) => p.text.startsWith('- item ') && p.text.length <= 40)).toBe(true);
+    // Only the place before the first span lies between blocks.
+    expect(spans.map((p) => p.continuesBlock === true)).toEqual(spans.map((_, i) => i > 0));
   });
 });
 
@@ -97,6 +99,10 @@ describe('cutSmaller', () => {
     const prose = wholeSpan(block('paragraph', words(30)), 0);
     const proseParts = cutSmaller({ ...prose, size: prose.text.length }, 40, ctx);
     expect(proseParts.every((p) => p.fallback === undefined && p.text.length <= 40)).toBe(true);
+    // Parts of a block kept whole: the first opens the block. Parts of a span inside a cut block continue it.
+    expect(proseParts.map((p) => p.continuesBlock === true)).toEqual(proseParts.map((_, i) => i > 0));
+    const inner = cutSmaller({ ...prose, size: prose.text.length, isSplit: true, continuesBlock: true }, 40, ctx);
+    expect(inner.every((p) => p.continuesBlock === true)).toBe(true);
   });
 });
 

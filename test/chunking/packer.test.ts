@@ -54,6 +54,20 @@ describe('createPacker', () => {
     expect(drafts.slice(1).map((d) => d.text)).toEqual(alone.map((d) => d.text));
   });
 
+  it('ends a chunk before a block it cuts as readily as before the block kept whole: that place is between blocks', () => {
+    // Two lists merge into one when the paragraph between them is deleted; the merged list is cut, the first did
+    // fit. The chunk before either list ends in the same place, so it is not embedded again.
+    const item = (i: number): string => `- item ${i} ${words(3, i * 3)}`;
+    const list = (count: number): BlockSpec => ({ kind: 'list', text: Array.from({ length: count }, (_, i) => item(i)).join('\n') });
+    const opening = [p(words(2)), p(words(5, 50))];
+    const options = { maxSize: 160 };
+    const whole = pack(handMade([...opening, list(5)]).blocks, options);
+    const cut = pack(handMade([...opening, list(13)]).blocks, options);
+    expect(whole.map((d) => d.metadata.isSplit)).toEqual([false, false]);
+    expect(cut.slice(1).every((d) => d.metadata.isSplit)).toBe(true);
+    expect(cut[0]?.text).toBe(whole[0]?.text);
+  });
+
   it('cuts a block that follows headings to fit after them, and starts a chunk with them when the content before leaves too little room', () => {
     const big = p(words(60, 8));
     const drafts = pack(handMade([p(words(3)), { kind: 'heading', depth: 3, text: '### H' }, big]).blocks, { maxSize: 100, targetSize: 90 });
