@@ -57,9 +57,12 @@ export type FullParser = (text: string) => Root;
  * blocks a full parse of the batch gives. Returns null when the small document of re-parsed blocks does not
  * reproduce them exactly (an unclosed construct swallowing the separators, say); the caller then parses the
  * batch in full.
+ *
+ * `preludeEnd` is where the batch's own text starts when `batch.text` opens with a prelude (`parseBatch`): a
+ * heading that starts before it is clipped to a paragraph, its title never read.
  */
-export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull: FullParser): Block[] | null {
-  const found = inlineNodes(tree, batch, parseFull);
+export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull: FullParser, preludeEnd = 0): Block[] | null {
+  const found = inlineNodes(tree, batch, parseFull, preludeEnd);
   if (found === null) return null;
   const blocks: Block[] = [];
   let previousEnd = 0;
@@ -92,7 +95,7 @@ interface InlineFound {
  * fully parsed node by its index in `tree.children`, or null when the small document does not reproduce them.
  * A paragraph whose only question is whether a `$` starts math is answered without it, when it can be.
  */
-function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): InlineFound | null {
+function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser, preludeEnd: number): InlineFound | null {
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
   const withMath = new Set<number>();
   const titles = new Map<number, string>();
@@ -105,8 +108,11 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser): I
     const math = marks.dollar ? mathWithoutInlineParse(node, batch.text, definitions) : null;
     if (math === true) withMath.add(index);
     if (math !== null) return;
-    // A heading whose title needs no inline parse keeps it; one whose title does is parsed again.
-    const title = node.type === 'heading' ? plainTitle(node, batch.text) : undefined;
+    // A heading whose title needs no inline parse keeps it; one whose title does is parsed again. A heading that
+    // starts in the prelude loses its title when it is clipped (`clip` in parse.ts): a setext heading of the
+    // stand-in line and the batch's first line, at every batch boundary of a heading per line, where the small
+    // document's parse (micromark set up anew, for a dozen characters) cost a sixth of the parse.
+    const title = node.type !== 'heading' ? undefined : (node.position?.start.offset ?? 0) < preludeEnd ? '' : plainTitle(node, batch.text);
     if (title !== null && title !== undefined) titles.set(index, title);
     if (title !== null && !holdsInlineFeature(node, batch.text, definitions, marks)) return;
     const from = node.position?.start.offset;

@@ -69,17 +69,17 @@ export function parseBatch(batch: MarkdownBatch, mode: MarkdownParseMode = 'bloc
     offset: batch.offset - prelude.length,
     line: batch.line - countLineEndings(prelude),
   };
-  return fitToBatch(parseText(view, mode), batch, capped.capped);
+  return fitToBatch(parseText(view, mode, prelude.length), batch, capped.capped);
 }
 
 const WHITESPACE_ONLY = /^\s*$/;
 
-/** Blocks of `batch.text`, with document offsets. */
-function parseText(batch: MarkdownBatch, mode: MarkdownParseMode): Block[] {
+/** Blocks of `batch.text`, with document offsets; the first `preludeEnd` characters are a prelude (`fitToBatch` clips them). */
+function parseText(batch: MarkdownBatch, mode: MarkdownParseMode, preludeEnd = 0): Block[] {
   if (mode !== 'full') {
     const scanned = mode === 'block' ? scanOutline(batch.text) : null;
     const outline = scanned ?? eventsOutline(batch.text);
-    const blocks = outline === null ? null : blocksFromBlockTree(outline, batch, parseFull);
+    const blocks = outline === null ? null : blocksFromBlockTree(outline, batch, parseFull, preludeEnd);
     if (blocks !== null) return blocks;
   }
   return blocksFromTree(parseFull(batch.text), batch);
