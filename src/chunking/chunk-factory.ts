@@ -75,13 +75,47 @@ function completeMetadata(metadata: Partial<ChunkMetadata> | undefined): ChunkMe
 
 /**
  * Numbers a draft and fills its id, counts and hash: the one place a chunk is finished. `id` defaults to the
- * owner's next stable id (see `chunk-id.ts`).
+ * owner's next stable id (see `chunk-id.ts`). The keys come in a fixed order (the order of the JSON lines).
  *
- * The fields are stored one by one in a fixed order (the order of the JSON lines): building the object from
- * literals merged with `Object.assign` made two objects more per chunk, and documents of one heading per line
- * make a chunk every few bytes.
+ * A chunk without pages is built as one literal (`chunkLiteral`), the rare optional fields stored after it: an
+ * object built by storing its fields one by one into `{}` holds four in the object and grows a separate store for
+ * the rest five times over, and documents of one heading per line make a chunk every few bytes.
  */
 export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string): Chunk {
+  if (draft.pageStart !== undefined || draft.pageEnd !== undefined) return storedChunk(draft, owner, index, id);
+  const chunk = chunkLiteral(id ?? nextChunkId(owner, draft), owner, index, draft);
+  if (draft.oversized) chunk.oversized = true;
+  if (draft.embedText !== undefined) chunk.embedText = draft.embedText;
+  if (draft.startTurn !== undefined) chunk.startTurn = draft.startTurn;
+  if (draft.endTurn !== undefined) chunk.endTurn = draft.endTurn;
+  return chunk as unknown as Chunk;
+}
+
+/**
+ * The fields of a chunk without pages, up to its hash, as one literal: one of four, as the owner has an origin and
+ * the document a title or not (they come second and third).
+ */
+function chunkLiteral(id: string, owner: ChunkOwner, index: number, draft: ChunkDraft): Record<string, unknown> {
+  const { documentId, origin } = owner;
+  const documentTitle = owner.document?.title;
+  const { text, start, end, startLine, endLine, size } = draft;
+  const prefix = draft.prefix ?? '';
+  const suffix = draft.suffix ?? '';
+  const heading = draft.heading ?? NO_HEADING;
+  const metadata = completeMetadata(draft.metadata);
+  const charCount = text.length;
+  const wordCount = countWords(text);
+  const hash = hashText(text);
+  if (origin === undefined) {
+    if (documentTitle === undefined) return { id, documentId, index, text, start, end, startLine, endLine, prefix, suffix, heading, metadata, size, charCount, wordCount, hash };
+    return { id, documentId, documentTitle, index, text, start, end, startLine, endLine, prefix, suffix, heading, metadata, size, charCount, wordCount, hash };
+  }
+  if (documentTitle === undefined) return { id, documentId, origin, index, text, start, end, startLine, endLine, prefix, suffix, heading, metadata, size, charCount, wordCount, hash };
+  return { id, documentId, origin, documentTitle, index, text, start, end, startLine, endLine, prefix, suffix, heading, metadata, size, charCount, wordCount, hash };
+}
+
+/** `finishChunk` for a chunk with pages (a PDF's), its fields stored one by one in the same order. */
+function storedChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string): Chunk {
   const chunk: Record<string, unknown> = {};
   chunk.id = id ?? nextChunkId(owner, draft);
   chunk.documentId = owner.documentId;

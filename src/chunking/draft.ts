@@ -85,28 +85,39 @@ function markOf(p: BlockSpan): SpanMark {
   return mark;
 }
 
-/** The union of what the spans of a chunk contain. */
+/** The languages or images of a chunk that has none: one frozen list shared, as `EMPTY_METADATA`'s are. */
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The union of what the spans of a chunk contain. The flags are kept in locals and the lists made only when a span
+ * has something for them: a heading per line makes a chunk every few bytes, most with no language and no image.
+ */
 function metadataOf(spans: readonly BlockSpan[], oversizedReason: string | undefined): ChunkMetadata {
   const kinds: BlockKind[] = [];
-  const languages: string[] = [];
-  const images: string[] = [];
-  const flags = { hasCode: false, hasTable: false, hasList: false, hasFormula: false, isSplit: false, fallback: false };
+  let languages: string[] | undefined;
+  let images: string[] | undefined;
+  let hasCode = false;
+  let hasTable = false;
+  let hasList = false;
+  let hasFormula = false;
+  let isSplit = false;
+  let fallback = false;
   for (const p of spans) {
     if (!kinds.includes(p.kind)) kinds.push(p.kind);
-    for (const l of p.languages) if (l !== '' && !languages.includes(l)) languages.push(l);
-    for (const i of p.images) if (!images.includes(i)) images.push(i);
-    flags.hasCode ||= p.hasCode;
-    flags.hasTable ||= p.hasTable;
-    flags.hasList ||= p.hasList;
-    flags.hasFormula ||= p.hasFormula;
-    flags.isSplit ||= p.isSplit;
-    flags.fallback ||= p.fallback !== undefined;
+    for (const l of p.languages) if (l !== '' && !(languages ??= []).includes(l)) languages.push(l);
+    for (const i of p.images) if (!(images ??= []).includes(i)) images.push(i);
+    hasCode ||= p.hasCode;
+    hasTable ||= p.hasTable;
+    hasList ||= p.hasList;
+    hasFormula ||= p.hasFormula;
+    isSplit ||= p.isSplit;
+    fallback ||= p.fallback !== undefined;
   }
-  const { hasCode, hasTable, hasList, hasFormula, isSplit } = flags;
+  const hasImage = images !== undefined && images.length > 0;
   // Optional fields stored after the literal, not spread into it (see `buildDraft`).
-  const metadata: { -readonly [K in keyof ChunkMetadata]: ChunkMetadata[K] } = { hasCode, hasTable, hasList, hasImage: images.length > 0, hasFormula, isSplit, kinds, languages, images };
+  const metadata: { -readonly [K in keyof ChunkMetadata]: ChunkMetadata[K] } = { hasCode, hasTable, hasList, hasImage, hasFormula, isSplit, kinds, languages: languages ?? NONE, images: images ?? NONE };
   if (oversizedReason !== undefined) metadata.oversizedReason = oversizedReason;
-  if (flags.fallback) metadata.fallback = 'text-splitter';
+  if (fallback) metadata.fallback = 'text-splitter';
   return metadata;
 }
 

@@ -20,6 +20,14 @@ export function createDefaultOptimizer(measure: ChunkMeasure): DraftOptimizer {
   let previous: PackedDraft | undefined;
   return {
     optimize(drafts: PackedDraft[], config: ChunkConfig): PackedDraft[] {
+      // A window of one draft (a section of one chunk: a heading per line makes one every few bytes) has nothing
+      // to fuse with; without overlap it is kept as it is, or dropped when blank.
+      const only = drafts.length === 1 && config.overlap === 0 ? drafts[0] : undefined;
+      if (only !== undefined) {
+        if (only.text.trim() === '') return [];
+        previous = only;
+        return drafts;
+      }
       const kept = fuseSmall(drafts.filter((c) => c.text.trim() !== ''), config, measure);
       const out: PackedDraft[] = [];
       for (const draft of kept) {
