@@ -152,6 +152,9 @@ export function createParseCore(config: ParseConfig, events: ReaderEvents = {}):
   };
 }
 
+/** Bytes of a write the parse stage reads at a time (see `ToTransformOptions.pieceBytes`): a batch's worth. */
+const PARSE_PIECE_BYTES = 8 * 1024;
+
 /**
  * Creates the parse stage: a Transform taking Buffers or strings and emitting `Block` objects.
  *
@@ -166,6 +169,7 @@ export function parse(options?: ParseOptions): Transform {
   const config = normalizeParseOptions(options);
   const sink: { stream: Transform | null } = { stream: null };
   const core = createParseCore(config, { info: (info) => sink.stream?.emit('info', info) });
-  sink.stream = toTransform(core, { writableObjectMode: true, readableObjectMode: true, ...(config.signal ? { signal: config.signal } : {}) });
+  const stage = { writableObjectMode: true, readableObjectMode: true, pieceBytes: PARSE_PIECE_BYTES };
+  sink.stream = toTransform(core, config.signal ? { ...stage, signal: config.signal } : stage);
   return sink.stream;
 }

@@ -16,21 +16,32 @@ export interface ToTransformOptions {
   readableObjectMode?: boolean;
   /** Aborting destroys the stream with an `AbortError`. */
   signal?: AbortSignal;
+  /**
+   * Bytes of a write handed to the core at a time: a longer write of bytes is cut into pieces, and the outputs of
+   * each are pushed before the next is read. A consumer that takes them as they come (the chunk stage) is done
+   * with them before the rest exist: `parse()` of a read of 64 KiB of one-letter paragraphs made 22,000 blocks
+   * at once, which lived on through the chunking of the ones before them, long enough for V8 to move them to the
+   * old generation, and the collector cost a third of the parse.
+   */
+  pieceBytes?: number;
 }
 
 /** A `Transform` over a core. */
 class CoreTransform<In, Out> extends Transform {
   readonly #core: StageCore<In, Out>;
+  readonly #pieceBytes: number;
   /** Resolves the wait of an output pushed into a full readable side, once the consumer reads. */
   #wake: (() => void) | null = null;
 
   constructor(core: StageCore<In, Out>, options: ToTransformOptions) {
     super({ writableObjectMode: options.writableObjectMode ?? true, readableObjectMode: options.readableObjectMode ?? true });
     this.#core = core;
+    this.#pieceBytes = options.pieceBytes ?? Number.POSITIVE_INFINITY;
   }
 
   override _transform(item: In, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.#deliver(() => this.#core.write(item), callback);
+    if (item instanceof Uint8Array && item.length > this.#pieceBytes) this.#deliverPieces(item, 0, callback);
+    else this.#deliver(() => this.#core.write(item), callback);
   }
 
   override _flush(callback: TransformCallback): void {
@@ -71,6 +82,29 @@ class CoreTransform<In, Out> extends Transform {
       () => callback(),
       (error: unknown) => callback(toChunkError(error)),
     );
+  }
+
+  /** Writes `bytes` from `from` on to the core a piece at a time, pushing each piece's outputs before the next is written. */
+  #deliverPieces(bytes: Uint8Array, from: number, callback: TransformCallback): void {
+    for (let at = from; at < bytes.length && !this.destroyed; at += this.#pieceBytes) {
+      let out: StageOutput<Out>;
+      try {
+        out = this.#core.write(bytes.subarray(at, at + this.#pieceBytes) as unknown as In);
+      } catch (error) {
+        callback(toChunkError(error));
+        return;
+      }
+      if (!isArray(out)) {
+        const next = at + this.#pieceBytes;
+        this.#pushLater(out).then(
+          () => this.#deliverPieces(bytes, next, callback),
+          (error: unknown) => callback(toChunkError(error)),
+        );
+        return;
+      }
+      for (let i = 0; i < out.length; i++) this.push(out[i]);
+    }
+    callback();
   }
 
   /** Pushes the items of `out` as they come, waiting for the consumer whenever the readable side is full. */
