@@ -104,8 +104,9 @@ export function findGutter(fragments: readonly PdfLine[]): Gutter | null {
     candidates.push({ x, crossing: countBelow(lefts, x) - countBelow(rights, x + 1e-9) });
   }
   candidates.sort((a, b) => a.crossing - b.crossing || a.x - b.x);
+  const byWidth = [...fragments].sort((a, b) => a.right - a.x - (b.right - b.x));
   for (const candidate of candidates.slice(0, 12)) {
-    if (accepts(fragments, candidate.x, minX, maxX) < 0) continue;
+    if (accepts(fragments, byWidth, candidate.x, minX, maxX) < 0) continue;
     // Widen the strip to the nearest column edges, so every fragment of a column falls on its side.
     let start = minX;
     let end = maxX;
@@ -130,33 +131,50 @@ function countBelow(sorted: readonly number[], x: number): number {
   return lo;
 }
 
-/** Number of fragments crossing a gutter at `x`, or -1 when `x` is not between two real columns. */
-function accepts(fragments: readonly PdfLine[], x: number, minX: number, maxX: number): number {
-  const leftWidths: [number, number][] = [];
-  const rightWidths: [number, number][] = [];
+/** Where a fragment lies from a gutter at `x`. */
+const LEFT = 0;
+const RIGHT = 1;
+const ACROSS = 2;
+type Side = typeof LEFT | typeof RIGHT | typeof ACROSS;
+
+function sideOf(f: PdfLine, x: number): Side {
+  return f.right <= x ? LEFT : f.x >= x ? RIGHT : ACROSS;
+}
+
+/**
+ * Number of fragments crossing a gutter at `x`, or -1 when `x` is not between two real columns. `byWidth` holds the
+ * fragments from the narrowest: each of a page's candidate gutters reads its sides' widths from it, with no sort and
+ * no copy of its own.
+ */
+function accepts(fragments: readonly PdfLine[], byWidth: readonly PdfLine[], x: number, minX: number, maxX: number): number {
+  let left = 0;
+  let right = 0;
+  let crossing = 0;
+  let leftChars = 0;
+  let rightChars = 0;
   let leftTop = -Infinity;
   let leftBottom = Infinity;
-  let crossing = 0;
   for (const f of fragments) {
-    if (f.right <= x) {
-      leftWidths.push([f.right - f.x, f.chars]);
+    const side = sideOf(f, x);
+    if (side === LEFT) {
+      left++;
+      leftChars += f.chars;
       leftTop = Math.max(leftTop, f.y);
       leftBottom = Math.min(leftBottom, f.y);
-    } else if (f.x >= x) {
-      rightWidths.push([f.right - f.x, f.chars]);
-    } else {
-      crossing++;
-    }
+    } else if (side === RIGHT) {
+      right++;
+      rightChars += f.chars;
+    } else crossing++;
   }
   // A short column (the end of an article, a page's last lines) beside a full column of prose needs no more than a
   // line when nothing crosses the white strip between them.
-  const few = Math.min(leftWidths.length, rightWidths.length);
-  const full = leftWidths.length >= rightWidths.length ? leftWidths : rightWidths;
-  const short = crossing === 0 && full.length >= 2 * MIN_SIDE && medianChars(full) >= PROSE_LINE_CHARS;
+  const few = Math.min(left, right);
+  const full: Side = left >= right ? LEFT : RIGHT;
+  const short = crossing === 0 && Math.max(left, right) >= 2 * MIN_SIDE && medianChars(fragments, x, full) >= PROSE_LINE_CHARS;
   if (few < (short ? 1 : MIN_SIDE)) return -1;
-  if (crossing > MAX_CROSSING * (leftWidths.length + rightWidths.length)) return -1;
+  if (crossing > MAX_CROSSING * (left + right)) return -1;
   // Columns are filled with text: narrow cells of a table do not make columns, a figure's labels do not hide one.
-  if (weightedMedian(leftWidths) < 0.35 * (x - minX) || weightedMedian(rightWidths) < 0.35 * (maxX - x)) return -1;
+  if (weightedMedian(byWidth, x, LEFT, leftChars) < 0.35 * (x - minX) || weightedMedian(byWidth, x, RIGHT, rightChars) < 0.35 * (maxX - x)) return -1;
   let beside = 0;
   for (const f of fragments) if (f.x >= x && f.y <= leftTop && f.y >= leftBottom) beside++;
   if (beside < Math.min(MIN_SIDE - 1, short ? few : MIN_SIDE - 1)) return -1;
@@ -167,20 +185,23 @@ function accepts(fragments: readonly PdfLine[], x: number, minX: number, maxX: n
 const PROSE_LINE_CHARS = 25;
 
 /** The character count of the middle fragment of a side, by count. */
-function medianChars(side: readonly [number, number][]): number {
-  const chars = side.map(([, n]) => n).sort((a, b) => a - b);
+function medianChars(fragments: readonly PdfLine[], x: number, side: Side): number {
+  const chars: number[] = [];
+  for (const f of fragments) if (sideOf(f, x) === side) chars.push(f.chars);
+  chars.sort((a, b) => a - b);
   return chars[Math.floor(chars.length / 2)] ?? 0;
 }
 
-/** The width of the fragment holding the middle character: long text lines outweigh short labels. */
-function weightedMedian(values: [number, number][]): number {
-  values.sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  for (const [, n] of values) total += n;
+/**
+ * The width of the fragment of a side holding the side's middle character (of `total`): long text lines outweigh
+ * short labels. `byWidth` is sorted by width.
+ */
+function weightedMedian(byWidth: readonly PdfLine[], x: number, side: Side, total: number): number {
   let seen = 0;
-  for (const [width, n] of values) {
-    seen += n;
-    if (seen * 2 >= total) return width;
+  for (const f of byWidth) {
+    if (sideOf(f, x) !== side) continue;
+    seen += f.chars;
+    if (seen * 2 >= total) return f.right - f.x;
   }
   return 0;
 }

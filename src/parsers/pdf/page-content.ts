@@ -106,24 +106,25 @@ export function glyphBox(item: PdfTextItem, page: number, frame: PageFrame): Gly
   const radians = ((item.angle ?? 0) * Math.PI) / 180;
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
+  const top = bottom + size;
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const [u, v] of [[0, bottom], [item.width, bottom], [0, bottom + size], [item.width, bottom + size]] as const) {
-    const [x, y] = shown(frame, item.x + u * cos - v * sin, item.y + u * sin + v * cos);
+  // The four corners of the em boxes, without an array for each: this runs for every run of every page.
+  for (let corner = 0; corner < 4; corner++) {
+    const u = (corner & 1) === 0 ? 0 : item.width;
+    const v = (corner & 2) === 0 ? bottom : top;
+    const px = item.x + u * cos - v * sin;
+    const py = item.y + u * sin + v * cos;
+    const x = frame[0] * px + frame[2] * py + frame[4];
+    const y = frame[1] * px + frame[3] * py + frame[5];
     x0 = Math.min(x0, x);
     x1 = Math.max(x1, x);
     y0 = Math.min(y0, y);
     y1 = Math.max(y1, y);
   }
   return { page, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
-/** Where a point of PDF space is in the page as shown. */
-function shown(frame: PageFrame, x: number, y: number): [number, number] {
-  const [a, b, c, d, e, f] = frame;
-  return [a * x + c * y + e, b * x + d * y + f];
 }
 
 /** The ruled tables of a page, filled with its runs (level ones, then rotated ones, by index), and the runs they took. */
