@@ -236,6 +236,11 @@ const TABLE_ROWS = 3;
 /** Cell edges closer than this (points) are one column edge. */
 const COLUMN_SLACK = 3;
 
+/** True when a string is empty or only whitespace (as `trim` tells it), told without a trimmed copy. */
+function isBlank(str: string): boolean {
+  return !/\S/.test(str);
+}
+
 /** Letters and digits in a string, up to `enough`. */
 function alphanumerics(text: string, enough: number): number {
   let n = 0;
@@ -259,7 +264,7 @@ export function looksTabular(items: readonly PdfTextItem[]): boolean {
   let left = Infinity;
   let right = -Infinity;
   for (const item of items) {
-    if (item.str.trim() === '' || (item.angle ?? 0) !== 0) continue;
+    if (isBlank(item.str) || (item.angle ?? 0) !== 0) continue;
     const key = Math.round(item.y / 2);
     const row = rows.get(key);
     if (row === undefined) rows.set(key, [item]);
@@ -273,16 +278,18 @@ export function looksTabular(items: readonly PdfTextItem[]): boolean {
   let best = 0;
   for (const key of [...rows.keys()].sort((a, b) => b - a)) {
     const row = rows.get(key) as PdfTextItem[];
-    const cells: { left: number; right: number; text: string }[] = [];
+    // A cell's letters and digits are counted as its runs join it (up to the two that make it worded): every page
+    // comes through here, and joining the runs' text only to count it made a string per cell.
+    const cells: { left: number; right: number; alphanumerics: number }[] = [];
     row.sort((a, b) => a.x - b.x);
-      for (const item of row) {
-        const last = cells[cells.length - 1];
-        if (last !== undefined && item.x - last.right <= 1.5 * item.fontSize) {
-          last.right = Math.max(last.right, item.x + item.width);
-          last.text += item.str;
-        } else cells.push({ left: item.x, right: item.x + item.width, text: item.str });
-      }
-    const worded = cells.filter((c) => alphanumerics(c.text, 2) >= 2).length;
+    for (const item of row) {
+      const last = cells[cells.length - 1];
+      if (last !== undefined && item.x - last.right <= 1.5 * item.fontSize) {
+        last.right = Math.max(last.right, item.x + item.width);
+        last.alphanumerics += alphanumerics(item.str, 2 - last.alphanumerics);
+      } else cells.push({ left: item.x, right: item.x + item.width, alphanumerics: alphanumerics(item.str, 2) });
+    }
+    const worded = cells.filter((c) => c.alphanumerics >= 2).length;
     if (cells.length < 3 || worded < 2) {
       if (cells.some((c) => c.right - c.left > prose)) run = 0;
       continue;
