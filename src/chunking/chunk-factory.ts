@@ -76,14 +76,16 @@ function completeMetadata(metadata: Partial<ChunkMetadata> | undefined): ChunkMe
 /**
  * Numbers a draft and fills its id, counts and hash: the one place a chunk is finished. `id` defaults to the
  * owner's next stable id (see `chunk-id.ts`). The keys come in a fixed order (the order of the JSON lines).
+ * `fullMetadata` says that the draft's metadata has every field, in the order of `EMPTY_METADATA` (the semantic
+ * chunker's drafts, which nothing else holds once finished): the chunk takes it as it is, not a copy.
  *
  * A chunk without pages is built as one literal (`chunkLiteral`), the rare optional fields stored after it: an
  * object built by storing its fields one by one into `{}` holds four in the object and grows a separate store for
  * the rest five times over, and documents of one heading per line make a chunk every few bytes.
  */
-export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string): Chunk {
+export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string, fullMetadata = false): Chunk {
   if (draft.pageStart !== undefined || draft.pageEnd !== undefined) return storedChunk(draft, owner, index, id);
-  const chunk = chunkLiteral(id ?? nextChunkId(owner, draft), owner, index, draft);
+  const chunk = chunkLiteral(id ?? nextChunkId(owner, draft), owner, index, draft, fullMetadata);
   if (draft.oversized) chunk.oversized = true;
   if (draft.embedText !== undefined) chunk.embedText = draft.embedText;
   if (draft.startTurn !== undefined) chunk.startTurn = draft.startTurn;
@@ -95,14 +97,14 @@ export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number,
  * The fields of a chunk without pages, up to its hash, as one literal: one of four, as the owner has an origin and
  * the document a title or not (they come second and third).
  */
-function chunkLiteral(id: string, owner: ChunkOwner, index: number, draft: ChunkDraft): Record<string, unknown> {
+function chunkLiteral(id: string, owner: ChunkOwner, index: number, draft: ChunkDraft, fullMetadata: boolean): Record<string, unknown> {
   const { documentId, origin } = owner;
   const documentTitle = owner.document?.title;
   const { text, start, end, startLine, endLine, size } = draft;
   const prefix = draft.prefix ?? '';
   const suffix = draft.suffix ?? '';
   const heading = draft.heading ?? NO_HEADING;
-  const metadata = completeMetadata(draft.metadata);
+  const metadata = fullMetadata ? (draft.metadata as ChunkMetadata) : completeMetadata(draft.metadata);
   const charCount = text.length;
   const wordCount = countWords(text);
   const hash = hashText(text);

@@ -184,7 +184,8 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: Chun
     index++;
     return chunk;
   };
-  const finish = (draft: PackedDraft): Chunk => numbered(finishChunk(draft, owner, index, ids.next(draft)));
+  // A draft's metadata is whole (`buildDraft`, `mergeMetadata`) and the draft is dropped once finished: the chunk takes it.
+  const finish = (draft: PackedDraft): Chunk => numbered(finishChunk(draft, owner, index, ids.next(draft), true));
   const optimize = (drafts: PackedDraft[]): Chunk[] => {
     if (drafts.length === 0) return [];
     const optimizer = deps.optimizer;
@@ -203,7 +204,8 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: Chun
       let out: Chunk[] = [];
       if (draft.section !== held.section) {
         out = optimize(held.drafts);
-        held.drafts = [];
+        // Emptied in place: what `optimize` returns is a new list (a heading per line ends a section every chunk).
+        held.drafts.length = 0;
         held.section = draft.section;
       }
       held.drafts.push(draft);

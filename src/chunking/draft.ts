@@ -93,7 +93,8 @@ const NONE: readonly string[] = Object.freeze([]);
  * has something for them: a heading per line makes a chunk every few bytes, most with no language and no image.
  */
 function metadataOf(spans: readonly BlockSpan[], oversizedReason: string | undefined): ChunkMetadata {
-  const kinds: BlockKind[] = [];
+  // A chunk holds at least one span: a list of one kind made as a literal is as long as it needs to be.
+  const kinds: BlockKind[] = [(spans[0] as BlockSpan).kind];
   let languages: string[] | undefined;
   let images: string[] | undefined;
   let hasCode = false;
