@@ -66,7 +66,9 @@ export function formatChunkId(documentId: string, digest: string, occurrence: nu
 
 /** Creates the id sequence of one document; `exactLimit` (tests lower it) is where the Bloom filter takes over. */
 export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIMIT): ChunkIdSequence {
-  const exact = new Map<string, number>();
+  // Each count in a box of its own: a repeat is one lookup, not a lookup and a store (a heading per line repeats
+  // one content chunk after chunk).
+  const exact = new Map<string, { n: number }>();
   let filter: Uint32Array | undefined;
   let repeats: Map<string, number> | undefined;
 
@@ -80,12 +82,9 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
     }
     const key = lastKey.key;
     const known = exact.get(key);
-    if (known !== undefined) {
-      exact.set(key, known + 1);
-      return known + 1;
-    }
+    if (known !== undefined) return ++known.n;
     if (exact.size < exactLimit) {
-      exact.set(key, 1);
+      exact.set(key, { n: 1 });
       return 1;
     }
     filter ??= new Uint32Array(FILTER_BITS >>> 5);
