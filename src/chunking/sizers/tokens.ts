@@ -53,6 +53,38 @@ interface LoadedEncoding {
   readonly longCache: PieceCache;
   /** Counts of pre-tokens of one UTF-16 unit, by the unit (0: not counted yet). */
   readonly singles: Uint8Array;
+  /** Where a count of a text that extends the last one counted starts again (cl100k_base only: see `resumePlace`). */
+  readonly resume?: Resume;
+}
+
+/**
+ * The last text counted to its end, a pre-token start in it from which a count of any longer text that begins
+ * with it may go on, and the count of the pre-tokens before that place. The optimizer fuses a run of small chunks
+ * one at a time, measuring each fused text whole: every text it measures extends the one before (a chunk of
+ * one-letter paragraphs was counted some four times over).
+ */
+interface Resume {
+  text: string;
+  at: number;
+  before: number;
+}
+
+/** Characters of lookahead kept between the resume place and the end of the text (see `resumePlace`). */
+const RESUME_MARGIN = 8;
+const WHITESPACE = /\s/;
+
+/**
+ * The latest place in `text` from which counting `text + more` may resume, whatever `more` is: a pre-token that
+ * ends before it was found by looking at characters of `text` only. cl100k_base's pattern looks past the end of a
+ * match by at most three characters (`'ll`), except over a run of whitespace (`\s*[\r\n]+`, `\s+(?!\S)` try the
+ * whole run and give back): so the place is before the whitespace that ends the text, and `RESUME_MARGIN`
+ * characters before the end. o200k_base's letter classes overlap and give back over a run of letters of any
+ * length, so it has no resume place.
+ */
+function resumePlace(text: string): number {
+  let end = text.length;
+  while (end > 0 && WHITESPACE.test(text.charAt(end - 1))) end--;
+  return Math.min(end, text.length - RESUME_MARGIN);
 }
 
 const loaded = new Map<TokenEncoding, LoadedEncoding>();
@@ -72,9 +104,16 @@ export function countTokens(text: string, encoding: TokenEncoding = 'cl100k_base
  * where the count went past it (pre-tokens count apart, so the rest can only add to it).
  */
 function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): number {
-  const { preTokenEnd, pattern, cache, countPiece, longCache, singles } = load(encoding);
+  const { preTokenEnd, pattern, cache, countPiece, longCache, singles, resume } = load(encoding);
   let total = 0;
   let at = 0;
+  if (resume !== undefined && text.length > resume.text.length && resume.text.length > 0 && text.startsWith(resume.text)) {
+    at = resume.at;
+    total = resume.before;
+  }
+  // The pre-token of this text a count of a longer one may resume at: the last that starts at or before `place`.
+  const place = resume === undefined ? -1 : resumePlace(text);
+  const next = { at, before: total };
   while (at < text.length && total <= limit) {
     // The encodings' patterns leave no character unmatched, so each pre-token starts where the last one ended.
     // The global search covers a gap all the same.
@@ -89,6 +128,10 @@ function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): 
       start = match.index;
       at = start + match[0].length;
     }
+    if (start <= place) {
+      next.at = start;
+      next.before = total;
+    }
     if (at - start === 1) {
       total += singleUnitCount(text.charCodeAt(start), singles, countPiece);
     } else if (at - start <= MAX_CACHED_LENGTH) {
@@ -96,6 +139,11 @@ function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): 
     } else {
       total += countLongPiece(text.slice(start, at), limit - total, countPiece, longCache);
     }
+  }
+  if (resume !== undefined && at >= text.length) {
+    resume.text = text;
+    resume.at = next.at;
+    resume.before = next.before;
   }
   return total;
 }
@@ -182,6 +230,7 @@ function load(encoding: TokenEncoding): LoadedEncoding {
     cache: createPieceCache(CACHE_GENERATION),
     longCache: createPieceCache(LONG_CACHE_GENERATION),
     singles: new Uint8Array(0x10000),
+    ...(encoding === 'cl100k_base' ? { resume: { text: '', at: 0, before: 0 } } : {}),
   };
   loaded.set(encoding, enc);
   return enc;

@@ -126,6 +126,26 @@ describe.each(ENCODINGS)('token sizer, %s', (encoding) => {
     );
   });
 
+  it('counts a text that extends the one counted before it exactly (a count resumed where the shorter one allows)', () => {
+    // The optimizer measures each text fused from the one before it and the next chunk: a count of the longer text
+    // goes on from a place in the shorter one, and must come out as a count from scratch would.
+    // Mostly the places where the pattern looks ahead: runs of whitespace and line endings, contractions, digits.
+    const fragment = fc.oneof(
+      { arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }), weight: 1 },
+      { arbitrary: fc.constantFrom(' ', '  ', '\n', '\r\n', '\n\n', ' \n ', '\t', '\u00a0', '\u3000', "'", "'s", "'l", "'ll", "'LL", 'l', 's', 'a', 'AB', 'Ab', '123', '4', '.', '...', '-', '中文', 'Ω', '👍', 'e\u0301'), weight: 4 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(fragment, { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 8 }), (steps) => {
+        let text = '';
+        for (const parts of steps) {
+          text += parts.join('');
+          expect(countTokens(text, encoding)).toBe(encodeLength(text, encoding));
+        }
+      }),
+      fcParams(300),
+    );
+  });
+
   it('counts a pre-token of one UTF-16 unit exactly, for every unit of the BMP, alone and between others', () => {
     // One-unit pre-tokens are counted from a table by the unit; lone surrogates are text like any other.
     const wrong: string[] = [];
