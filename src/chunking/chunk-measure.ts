@@ -55,10 +55,19 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer, document?:
   const room = (heading: HeadingContext): number => Math.max(1, textRoom - (config.contextualize ? breadcrumbLine(heading).size : 0));
   // Packing asks for the budget of the heading in force at every span: the last one is kept.
   const last = { heading: undefined as HeadingContext | undefined, budget: budget(0) };
+  // The framed text measured last and its size: a heading per line makes the same chunk text again and again.
+  const measured = { text: '', size: 0 };
+  const framedSize = (framed: string): number => {
+    if (framed !== measured.text) {
+      measured.size = sizer.size(framed);
+      measured.text = framed;
+    }
+    return measured.size;
+  };
   return {
     ...base,
     chunk(heading, prefix, text, suffix, dropBreadcrumb = false, known) {
-      if (!config.contextualize) return { size: overhead + (known !== undefined && prefix === '' && suffix === '' ? known : sizer.size(prefix + text + suffix)) };
+      if (!config.contextualize) return { size: overhead + (known !== undefined && prefix === '' && suffix === '' ? known : framedSize(prefix + text + suffix)) };
       const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);
       const size = overhead + sizer.size(embedText);
       if (dropBreadcrumb && size > config.maxSize) {
