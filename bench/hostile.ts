@@ -15,6 +15,7 @@
  *   npx tsx bench/hostile.ts --sizes 2 --shapes csv-table,changelog --no-peers
  *   npx tsx bench/hostile.ts --sizes 2,8,32 --shapes random-bytes --runs 3   # the fastest of three processes
  *   npx tsx bench/hostile.ts --sizes 8 --shapes setext-headings --runs 2 --cpu  # CPU time, on a busy machine
+ *   npx tsx bench/hostile.ts --sizes 8 --runs 3 --cpu --no-peers --baseline /tmp/old/dist  # beside an older build
  *
  * Goals: peak RSS under 250 MB and time per MB within 3× the docs' at every shape and size; every PDF within 30 s
  * and 400 MB.
@@ -25,7 +26,7 @@ import { HOSTILE_HTML } from '../test/support/hostile-html.js';
 import { HOSTILE_MARKDOWN } from '../test/support/hostile-markdown.js';
 import { listFlag, numberFlag } from './support/args.js';
 import { markdownTable } from './support/results.js';
-import { bestOf, faster, NODE_DOCS, ROOT, startBench } from './support/runner.js';
+import { bestOf, checkDist, faster, NODE_DOCS, ROOT, startBench } from './support/runner.js';
 
 const TMP = join(ROOT, '.bench-tmp/hostile');
 const MB = 1024 * 1024;
@@ -42,6 +43,7 @@ const bench = startBench(
     'no-peers': { type: 'boolean', default: false, description: 'skip LangChain.js (the default with --quick)' },
     runs: { type: 'string', default: '1', value: 'N', description: "processes per chunkstream measurement (the shapes' and the docs'), the fastest kept" },
     cpu: { type: 'boolean', default: false, description: 'time per MB from the CPU time of the process (all its threads) rather than wall time: steadier on a machine other work shares' },
+    baseline: { type: 'string', value: 'DIR', description: "a second built dist/ directory (of an older commit): every shape also runs on it, in turns with this build, and the table gives its time per MB and this build's over it" },
   },
 );
 const sizes = listFlag(bench.values.sizes, bench.quick ? ['2'] : ['2', '8', '32']).map((s) => numberFlag('sizes', s, 2));
@@ -49,6 +51,7 @@ const wanted = bench.values.shapes?.split(',');
 const peers = !bench.values['no-peers'] && !bench.quick;
 /** On a shared machine a single process can run 30% slow: the fastest of several is the least disturbed. */
 const runs = numberFlag('runs', bench.values.runs, 1);
+const baseline = bench.values.baseline === undefined ? undefined : checkDist(bench.values.baseline, '--baseline');
 
 interface Run {
   seconds: number;
@@ -70,22 +73,27 @@ function runMarkdown(file: string): Promise<Run> {
 }
 
 /**
- * chunkstream on a shape and on the docs in turns, `runs` times each (the docs first): the fastest run of each, timed
- * under the same conditions.
+ * chunkstream on a shape and on the docs in turns, `runs` times each (the docs first), and on the baseline build
+ * after each run of the shape when there is one: the fastest run of each, timed under the same conditions.
  */
-async function runBesideDocs(file: string, docsFile: string): Promise<{ ours: Run; docs: Run }> {
+async function runBesideDocs(file: string, docsFile: string | undefined): Promise<{ ours: Run; docs: Run | undefined; base: Run | undefined }> {
   let ours: Run | undefined;
   let docs: Run | undefined;
+  let base: Run | undefined;
   for (let i = 0; i < Math.max(1, runs); i++) {
-    docs = faster(docs, await run('chunkstream', docsFile), okSeconds);
+    if (docsFile !== undefined) docs = faster(docs, await run('chunkstream', docsFile), okSeconds);
     ours = faster(ours, await run('chunkstream', file), okSeconds);
+    if (baseline !== undefined) base = faster(base, await run('chunkstream', file, baseline), okSeconds);
   }
-  return { ours: ours as Run, docs: docs as Run };
+  return { ours: ours as Run, docs, base };
 }
 
-/** One input through one contender in its own process; a timeout or a crash is an outcome like an error code. */
-async function run(contender: string, file: string): Promise<Run> {
-  const r = await bench.measure<Run>('hostile-child.mjs', [contender, file]);
+/**
+ * One input through one contender (on the build in `dist`, this project's by default) in its own process; a timeout
+ * or a crash is an outcome like an error code.
+ */
+async function run(contender: string, file: string, dist?: string): Promise<Run> {
+  const r = await bench.measure<Run>('hostile-child.mjs', [contender, file], dist === undefined ? {} : { dist });
   if (r.ok) return r.report;
   const bytes = existsSync(file) ? statSync(file).size : 0;
   if (r.timedOut) return { seconds: bench.timeoutMs / 1000, peakRssMb: NaN, outcome: r.error, chunks: 0, bytes };
@@ -136,7 +144,7 @@ for (const size of sizes) {
     const made = shape.make(size * MB);
     if (typeof made === 'string') writeFileSync(file, made, shape.name === 'random-bytes' ? 'latin1' : 'utf8');
     else writeFileSync(file, made);
-    const { ours, docs } = hasDocs ? await runBesideDocs(file, docsFile) : { ours: await runMarkdown(file), docs: undefined };
+    const { ours, docs, base } = hasDocs || baseline !== undefined ? await runBesideDocs(file, hasDocs ? docsFile : undefined) : { ours: await runMarkdown(file), docs: undefined, base: undefined };
     if (docs !== undefined) fastestDocs = faster(fastestDocs, docs, okSeconds);
     const docsPerMb = docs === undefined ? NaN : perMb(docs);
     const ratio = perMb(ours) / docsPerMb;
@@ -153,6 +161,7 @@ for (const size of sizes) {
       theirs === undefined ? '' : Number.isFinite(perMb(theirs)) ? perMb(theirs).toFixed(2) : '—',
       theirs === undefined || !Number.isFinite(theirs.peakRssMb) ? '' : theirs.peakRssMb.toFixed(0),
       theirs?.outcome ?? '',
+      ...(baseline === undefined ? [] : [base === undefined ? '—' : fixed(perMb(base), 2), base === undefined ? '' : fixed(perMb(ours) / perMb(base), 2)]),
     ]);
     if (!(ours.peakRssMb < 250) || (hasDocs && !(ratio <= 3)) || ours.outcome.startsWith('ERR_INTERNAL') || ours.outcome.startsWith('not finished') || ours.outcome.startsWith('crashed')) {
       goals.push(`${shape.name} at ${size} MB: ${perMb(ours).toFixed(2)} s/MB (${ratio.toFixed(2)}× the docs), ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
@@ -160,7 +169,7 @@ for (const size of sizes) {
     bench.log(`${shape.name} ${size} MB: ${ours.outcome}, ${perMb(ours).toFixed(2)} s/MB (docs beside it ${fixed(docsPerMb, 2)}), ${ours.peakRssMb.toFixed(0)} MB`);
   }
   if (fastestDocs !== undefined) {
-    rows[docsRow] = [`Node's API docs`, size, perMb(fastestDocs).toFixed(2), '', '1.00', fixed(fastestDocs.peakRssMb, 0), fastestDocs.outcome, '', '', ''];
+    rows[docsRow] = [`Node's API docs`, size, perMb(fastestDocs).toFixed(2), '', '1.00', fixed(fastestDocs.peakRssMb, 0), fastestDocs.outcome, '', '', '', ...(baseline === undefined ? [] : ['', ''])];
   }
   rmSync(docsFile, { force: true });
   for (const pdf of (await hostilePdfs()).filter((s) => wanted === undefined || wanted.includes(s.name))) {
@@ -168,15 +177,15 @@ for (const size of sizes) {
     writeFileSync(file, pdf.make(size * MB));
     const ours = await run('chunkstream', file);
     rmSync(file, { force: true });
-    rows.push([pdf.name, size, `${fixed(ours.seconds, 1)} s`, '', '', fixed(ours.peakRssMb, 0), ours.outcome, '', '', '']);
+    rows.push([pdf.name, size, `${fixed(ours.seconds, 1)} s`, '', '', fixed(ours.peakRssMb, 0), ours.outcome, '', '', '', ...(baseline === undefined ? [] : ['', ''])]);
     if (!(ours.seconds <= 30) || !(ours.peakRssMb < 400)) goals.push(`${pdf.name} at ${size} MB: ${ours.seconds.toFixed(1)} s, ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
   }
 }
 const table = markdownTable(
-  ['input', 'MB', 'chunkstream s/MB', 'docs beside it s/MB', '× docs', 'peak RSS MB', 'outcome', 'LangChain.js s/MB', 'peak RSS MB', 'outcome'],
+  ['input', 'MB', 'chunkstream s/MB', 'docs beside it s/MB', '× docs', 'peak RSS MB', 'outcome', 'LangChain.js s/MB', 'peak RSS MB', 'outcome', ...(baseline === undefined ? [] : ['baseline s/MB', '× baseline'])],
   rows,
-  ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l'],
+  ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l', ...(baseline === undefined ? [] : (['r', 'r'] as const))],
 );
 const verdict = goals.length === 0 ? 'Every shape within the goals (peak RSS < 250 MB, ≤ 3× the docs’ time per MB; PDFs ≤ 30 s, < 400 MB).' : `Outside the goals:\n\n${goals.map((g) => `- ${g}`).join('\n')}`;
-const method = `parse({ workers: 0 }) → chunk({ maxSize: 512 }) streamed from disk${bench.values.cpu ? ', timed by CPU (all threads of the process)' : ''}; each run in its own process${runs > 1 ? `, the fastest of ${runs} for the Markdown rows` : ''}; each shape timed in turns with the docs of its size, its × docs over the docs beside it, and the docs' row the fastest of those docs runs; PDF rows give seconds.`;
+const method = `parse({ workers: 0 }) → chunk({ maxSize: 512 }) streamed from disk${bench.values.cpu ? ', timed by CPU (all threads of the process)' : ''}; each run in its own process${runs > 1 ? `, the fastest of ${runs} for the Markdown rows` : ''}; each shape timed in turns with the docs of its size, its × docs over the docs beside it, and the docs' row the fastest of those docs runs; PDF rows give seconds.${baseline === undefined ? '' : ` Baseline build \`${baseline}\`: each shape's run on it follows this build's, the fastest kept; × baseline is this build's time per MB over it.`}`;
 bench.finish(rows.length === 0 ? '' : `${method}\n\n${table}\n\n${verdict}`);
