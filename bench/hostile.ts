@@ -52,6 +52,8 @@ const peers = !bench.values['no-peers'] && !bench.quick;
 /** On a shared machine a single process can run 30% slow: the fastest of several is the least disturbed. */
 const runs = numberFlag('runs', bench.values.runs, 1);
 const baseline = bench.values.baseline === undefined ? undefined : checkDist(bench.values.baseline, '--baseline');
+/** The cells of the baseline's two columns, present only with --baseline. */
+const baselineCells = <T>(cells: readonly T[]): T[] => (baseline === undefined ? [] : [...cells]);
 
 interface Run {
   seconds: number;
@@ -161,7 +163,7 @@ for (const size of sizes) {
       theirs === undefined ? '' : Number.isFinite(perMb(theirs)) ? perMb(theirs).toFixed(2) : '—',
       theirs === undefined || !Number.isFinite(theirs.peakRssMb) ? '' : theirs.peakRssMb.toFixed(0),
       theirs?.outcome ?? '',
-      ...(baseline === undefined ? [] : [base === undefined ? '—' : fixed(perMb(base), 2), base === undefined ? '' : fixed(perMb(ours) / perMb(base), 2)]),
+      ...baselineCells([base === undefined ? '—' : fixed(perMb(base), 2), base === undefined ? '' : fixed(perMb(ours) / perMb(base), 2)]),
     ]);
     if (!(ours.peakRssMb < 250) || (hasDocs && !(ratio <= 3)) || ours.outcome.startsWith('ERR_INTERNAL') || ours.outcome.startsWith('not finished') || ours.outcome.startsWith('crashed')) {
       goals.push(`${shape.name} at ${size} MB: ${perMb(ours).toFixed(2)} s/MB (${ratio.toFixed(2)}× the docs), ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
@@ -169,7 +171,7 @@ for (const size of sizes) {
     bench.log(`${shape.name} ${size} MB: ${ours.outcome}, ${perMb(ours).toFixed(2)} s/MB (docs beside it ${fixed(docsPerMb, 2)}), ${ours.peakRssMb.toFixed(0)} MB`);
   }
   if (fastestDocs !== undefined) {
-    rows[docsRow] = [`Node's API docs`, size, perMb(fastestDocs).toFixed(2), '', '1.00', fixed(fastestDocs.peakRssMb, 0), fastestDocs.outcome, '', '', '', ...(baseline === undefined ? [] : ['', ''])];
+    rows[docsRow] = [`Node's API docs`, size, perMb(fastestDocs).toFixed(2), '', '1.00', fixed(fastestDocs.peakRssMb, 0), fastestDocs.outcome, '', '', '', ...baselineCells(['', ''])];
   }
   rmSync(docsFile, { force: true });
   for (const pdf of (await hostilePdfs()).filter((s) => wanted === undefined || wanted.includes(s.name))) {
@@ -177,14 +179,14 @@ for (const size of sizes) {
     writeFileSync(file, pdf.make(size * MB));
     const ours = await run('chunkstream', file);
     rmSync(file, { force: true });
-    rows.push([pdf.name, size, `${fixed(ours.seconds, 1)} s`, '', '', fixed(ours.peakRssMb, 0), ours.outcome, '', '', '', ...(baseline === undefined ? [] : ['', ''])]);
+    rows.push([pdf.name, size, `${fixed(ours.seconds, 1)} s`, '', '', fixed(ours.peakRssMb, 0), ours.outcome, '', '', '', ...baselineCells(['', ''])]);
     if (!(ours.seconds <= 30) || !(ours.peakRssMb < 400)) goals.push(`${pdf.name} at ${size} MB: ${ours.seconds.toFixed(1)} s, ${ours.peakRssMb.toFixed(0)} MB, ${ours.outcome}`);
   }
 }
 const table = markdownTable(
-  ['input', 'MB', 'chunkstream s/MB', 'docs beside it s/MB', '× docs', 'peak RSS MB', 'outcome', 'LangChain.js s/MB', 'peak RSS MB', 'outcome', ...(baseline === undefined ? [] : ['baseline s/MB', '× baseline'])],
+  ['input', 'MB', 'chunkstream s/MB', 'docs beside it s/MB', '× docs', 'peak RSS MB', 'outcome', 'LangChain.js s/MB', 'peak RSS MB', 'outcome', ...baselineCells(['baseline s/MB', '× baseline'])],
   rows,
-  ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l', ...(baseline === undefined ? [] : (['r', 'r'] as const))],
+  ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l', ...baselineCells(['r', 'r'] as const)],
 );
 const verdict = goals.length === 0 ? 'Every shape within the goals (peak RSS < 250 MB, ≤ 3× the docs’ time per MB; PDFs ≤ 30 s, < 400 MB).' : `Outside the goals:\n\n${goals.map((g) => `- ${g}`).join('\n')}`;
 const method = `parse({ workers: 0 }) → chunk({ maxSize: 512 }) streamed from disk${bench.values.cpu ? ', timed by CPU (all threads of the process)' : ''}; each run in its own process${runs > 1 ? `, the fastest of ${runs} for the Markdown rows` : ''}; each shape timed in turns with the docs of its size, its × docs over the docs beside it, and the docs' row the fastest of those docs runs; PDF rows give seconds.${baseline === undefined ? '' : ` Baseline build \`${baseline}\`: each shape's run on it follows this build's, the fastest kept; × baseline is this build's time per MB over it.`}`;

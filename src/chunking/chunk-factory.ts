@@ -85,12 +85,7 @@ function completeMetadata(metadata: Partial<ChunkMetadata> | undefined): ChunkMe
  */
 export function finishChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: string, fullMetadata = false): Chunk {
   if (draft.pageStart !== undefined || draft.pageEnd !== undefined) return storedChunk(draft, owner, index, id);
-  const chunk = chunkLiteral(id ?? nextChunkId(owner, draft), owner, index, draft, fullMetadata);
-  if (draft.oversized) chunk.oversized = true;
-  if (draft.embedText !== undefined) chunk.embedText = draft.embedText;
-  if (draft.startTurn !== undefined) chunk.startTurn = draft.startTurn;
-  if (draft.endTurn !== undefined) chunk.endTurn = draft.endTurn;
-  return chunk as unknown as Chunk;
+  return withRareFields(chunkLiteral(id ?? nextChunkId(owner, draft), owner, index, draft, fullMetadata), draft);
 }
 
 /**
@@ -140,6 +135,11 @@ function storedChunk(draft: ChunkDraft, owner: ChunkOwner, index: number, id?: s
   chunk.charCount = draft.text.length;
   chunk.wordCount = countWords(draft.text);
   chunk.hash = hashText(draft.text);
+  return withRareFields(chunk, draft);
+}
+
+/** Stores the fields a chunk has only sometimes, after its hash, in the order of the JSON lines. */
+function withRareFields(chunk: Record<string, unknown>, draft: ChunkDraft): Chunk {
   if (draft.oversized) chunk.oversized = true;
   if (draft.embedText !== undefined) chunk.embedText = draft.embedText;
   if (draft.startTurn !== undefined) chunk.startTurn = draft.startTurn;
