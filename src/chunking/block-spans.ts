@@ -69,9 +69,8 @@ const NONE: readonly string[] = Object.freeze([]);
  * it (`...(cond ? { depth } : {})` made an object more per block), and a span without languages or images shares
  * one empty list: a document of one-letter paragraphs makes a span every three bytes.
  */
-export function wholeSpan(block: Block, size: number): BlockSpan {
+export function wholeSpan(block: Block, size: number, heading = block.heading as HeadingContext): BlockSpan {
   const f = block.features;
-  const heading = block.heading as HeadingContext;
   const span: MutableSpan = {
     text: block.text,
     start: block.start,
@@ -178,8 +177,8 @@ export function toBlockSpans(source: SpanSource, ranges: readonly Span[], sizer:
 }
 
 /** The one span of a block kept whole, with the frame a part of a cut construct needs (see `continuationFrame`). */
-export function framedWholeSpan(block: Block, size: number, preserveTables: boolean): BlockSpan {
+export function framedWholeSpan(block: Block, size: number, preserveTables: boolean, heading = block.heading as HeadingContext): BlockSpan {
   const frame = continuationFrame(block, preserveTables);
-  const whole = wholeSpan(block, size);
+  const whole = wholeSpan(block, size, heading);
   return frame.prefix === '' && frame.suffix === '' ? whole : { ...whole, ...frame };
 }

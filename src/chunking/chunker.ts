@@ -26,7 +26,7 @@ import { createChunkIdSequence } from './chunk-id.js';
 import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
 import { pipeCores, type Core } from '../core.js';
 import type { PackedDraft } from './draft.js';
-import { createHeadingStage, DefaultHeadingTracker } from './heading-tracker.js';
+import { createHeadingContexts, DefaultHeadingTracker } from './heading-tracker.js';
 import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
 import { createPacker } from './packer.js';
 import { createSizer } from './sizers/index.js';
@@ -175,7 +175,7 @@ export function createChunkCore(config: ChunkConfig, deps: ResolvedDeps, hooks: 
  */
 function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: ChunkOwner): Core<Block, Chunk> & { statistics(): ChunkStatistics } {
   const stats = createStatisticsAccumulator(config);
-  const packer = pipeCores(createHeadingStage(deps.tracker), createPacker(config, deps));
+  const packer = createPacker(config, deps, createHeadingContexts(deps.tracker));
   const ids = createChunkIdSequence(config.documentId);
   let index = 0;
 

@@ -86,35 +86,44 @@ function detached(text: string): string {
  * outside the transition tree, so every store makes a new map), about 2 µs a block against 0.2 for
  * `Object.assign`, and a document of one-letter paragraphs is a block every 3 bytes.
  */
-function withHeading(block: Block, heading: HeadingContext): Block {
+export function withHeading(block: Block, heading: HeadingContext): Block {
   const copy: Record<string, unknown> = Object.assign({}, block as unknown as Record<string, unknown>);
   copy.heading = heading;
   return copy as unknown as Block;
 }
 
-/** Creates the core that attaches `heading: { path, levels, breadcrumb }` to every block. */
-export function createHeadingStage(tracker: HeadingTracker = new DefaultHeadingTracker()): Core<Block, Block> {
+/**
+ * The heading context in force at each block, blocks given in order: a heading's own context holds it. What the
+ * heading stage attaches to every block; the packer asks it directly, so that a block is not copied to carry it.
+ */
+export function createHeadingContexts(tracker: HeadingTracker = new DefaultHeadingTracker()): (block: Block) => HeadingContext {
   let context = headingContext(tracker.getPath(), tracker.getLevels());
   // Not a subclass: one could return arrays it keeps.
   const owned = Object.getPrototypeOf(tracker) === DefaultHeadingTracker.prototype ? (tracker as DefaultHeadingTracker) : undefined;
   // The default tracker's count of changes when `context` was read from it.
   let version = owned?.version;
+  return (block) => {
+    if (block.kind !== 'heading') return context;
+    if (owned === undefined) {
+      tracker.update(block.depth, detached(block.title));
+      context = headingContext(tracker.getPath(), tracker.getLevels());
+    } else if (owned.version !== version || !owned.endsWith(block.depth, block.title)) {
+      owned.update(block.depth, detached(block.title));
+      // The default tracker hands out copies: they need no second one.
+      context = ownedContext(owned.getPath(), owned.getLevels());
+      version = owned.version;
+    }
+    // Otherwise the heading repeats the last one (a heading per line under one title): the context stays, the
+    // same object, whose budget the chunk measure keeps at hand.
+    return context;
+  };
+}
+
+/** Creates the core that attaches `heading: { path, levels, breadcrumb }` to every block. */
+export function createHeadingStage(tracker: HeadingTracker = new DefaultHeadingTracker()): Core<Block, Block> {
+  const contextOf = createHeadingContexts(tracker);
   return {
-    write(block) {
-      if (block.kind !== 'heading') return [withHeading(block, context)];
-      if (owned === undefined) {
-        tracker.update(block.depth, detached(block.title));
-        context = headingContext(tracker.getPath(), tracker.getLevels());
-      } else if (owned.version !== version || !owned.endsWith(block.depth, block.title)) {
-        owned.update(block.depth, detached(block.title));
-        // The default tracker hands out copies: they need no second one.
-        context = ownedContext(owned.getPath(), owned.getLevels());
-        version = owned.version;
-      }
-      // Otherwise the heading repeats the last one (a heading per line under one title): the context stays, the
-      // same object, whose budget the chunk measure keeps at hand.
-      return [withHeading(block, context)];
-    },
+    write: (block) => [withHeading(block, contextOf(block))],
     end() {
       return [];
     },

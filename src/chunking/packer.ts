@@ -22,7 +22,7 @@ import { contentDefinedLast, CUT_WINDOW, placeValue } from './content-cuts.js';
 import { cutBlock, cutSmaller, type CutContext } from './cut-block.js';
 import { buildDraft, type PackedDraft } from './draft.js';
 import { longestFitting } from './fit.js';
-import { NO_HEADING } from './heading-tracker.js';
+import { NO_HEADING, withHeading } from './heading-tracker.js';
 import { createPendingChunk, type PendingChunk } from './pending-chunk.js';
 
 /** The parts a packer is built from. */
@@ -64,12 +64,16 @@ export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer
   return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
 }
 
-/** Creates the packer core. */
-export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block, PackedDraft> {
+/**
+ * Creates the packer core. With `contextOf` (`createHeadingContexts`) it finds each block's heading context itself,
+ * and the blocks need not carry one: the heading stage copies every block to attach it, and a document of
+ * one-letter paragraphs is a block every three bytes. Without it, a block's own `heading` counts.
+ */
+export function createPacker(config: ChunkConfig, deps: PackerDeps, contextOf?: (block: Block) => HeadingContext): Core<Block, PackedDraft> {
   const packer = createPackerState(config, deps);
   return {
     write(block) {
-      packBlock(packer, block);
+      packBlock(packer, block, contextOf === undefined ? undefined : contextOf(block));
       return packer.out.splice(0);
     },
     end() {
@@ -79,8 +83,8 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps): Core<Block,
   };
 }
 
-/** Packs one block: whole into the chunk in the making when it fits there, else cut. */
-export function packBlock(packer: Packer, input: Block): void {
+/** Packs one block, under `heading` (by default its own, if any): whole into the chunk in the making when it fits there, else cut. */
+export function packBlock(packer: Packer, input: Block, heading: HeadingContext = input.heading ?? NO_HEADING): void {
   const { config, measure } = packer;
   const block = openBlock(packer, input);
   if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
@@ -88,12 +92,11 @@ export function packBlock(packer: Packer, input: Block): void {
     packer.section++;
     packer.recent = [];
   }
-  const heading = block.heading as HeadingContext;
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
   const size = blockSize(packer, block.text, room);
   // A part of a construct the parser cut carries its frame (a table header, a fence line) when kept whole.
-  const whole = block.continuation === undefined ? wholeSpan(block, size) : framedWholeSpan(block, size, config.preserveTables);
+  const whole = block.continuation === undefined ? wholeSpan(block, size, heading) : framedWholeSpan(block, size, config.preserveTables, heading);
   const framed = (whole.prefix === '' && whole.suffix === '') || size > room ? size : packer.cut.sizer.size(whole.prefix + block.text + whole.suffix);
   if (framed <= room && !strandsHeadings(packer, whole)) addSpan(packer, whole);
   else cutAndAdd(packer, block, whole);
@@ -117,9 +120,9 @@ function blockSize(packer: Packer, text: string, room: number): number {
   return size;
 }
 
-/** The block with its heading context (none given: no heading) and the whitespace the last block left over. */
+/** The block with the whitespace the last block left over. */
 function openBlock(packer: Packer, input: Block): Block {
-  let block = input.heading === undefined ? { ...input, heading: NO_HEADING } : input;
+  let block = input;
   if (packer.trailing !== '') {
     block = { ...block, gapBefore: packer.trailing + (block.gapBefore ?? '') };
     packer.trailing = '';
@@ -212,10 +215,15 @@ function roomAfterHeadings(packer: Packer, gapBefore: string): number | undefine
   return k === spans.length ? undefined : measure.budget((spans[k] as BlockSpan).heading).max - used;
 }
 
-/** Cuts a block too large for one chunk; its first span is cut to the room the headings ending the chunk in the making leave. */
-export function cutAndAdd(packer: Packer, block: Block, whole: BlockSpan): void {
+/**
+ * Cuts a block too large for one chunk, under the heading context of `whole` (its span kept whole); its first span
+ * is cut to the room the headings ending the chunk in the making leave.
+ */
+export function cutAndAdd(packer: Packer, input: Block, whole: BlockSpan): void {
   const { chunk } = packer;
-  const rest = packer.measure.budget(block.heading as HeadingContext).max;
+  // The cut reads the heading from the block: a copy that carries it, made only here (`createPacker`).
+  const block = input.heading === whole.heading ? input : withHeading(input, whole.heading);
+  const rest = packer.measure.budget(whole.heading).max;
   const first = chunk.spans.length === 0 ? rest : roomForFirstSpan(packer, whole, rest);
   const spans = cutBlock(block, cutBudget(first, rest), packer.cut);
   const lastEnd = spans.at(-1)?.end ?? block.end;
