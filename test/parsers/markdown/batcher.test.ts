@@ -1,6 +1,7 @@
 /**
  * The Markdown batcher keeps the places to cut at for the batches after the one being filled (`lookaheadBatches`),
- * so that a forced cut does not scan the lines after it again. The batches must be those of scanning them again:
+ * so that a forced cut does not scan the lines after it again, and the places inside a long line it found unmarked,
+ * so that the next cut inside the line does not hash them again. The batches must be those of scanning again:
  * the same texts, offsets and continuations, whatever the writes.
  */
 import fc from 'fast-check';
@@ -28,6 +29,8 @@ const LINES = [
   '# a\n', '## Heading two\n', 'a\n', '=\n', '-\n', '---\n', '***\n', '- item\n', '1. first\n', '  - nested\n', '| a | b |\n', '|---|---|\n',
   '```js\n', '```\n', '~~~\n', '$$\n', '> quoted\n', '    indented code\n', '<div>\n', '</div>\n', '<!-- c\n', '-->\n', '[a]: /url\n',
   'plain text of a paragraph\n', '\n', 'x'.repeat(90) + '\n', 'tail without line feed',
+  // Words without a line feed: lines longer than the bound, cut after whitespace.
+  'words on one line ', 'more words ',
 ];
 
 describe('createMarkdownBatcher: places kept for the batches ahead', () => {
@@ -51,8 +54,25 @@ describe('createMarkdownBatcher: places kept for the batches ahead', () => {
     );
   });
 
+  it('cuts one long line of words as hashing every place again does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a ', 'bb ', 'ccc ', 'dd\t', 'e  ', 'f\u0301 '), { minLength: 200, maxLength: 1500 }),
+        fc.integer({ min: 16, max: 120 }),
+        fc.integer({ min: 2, max: 9 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 4 }),
+        (words, batchSize, times, pieces) => {
+          const text = words.join('');
+          const options = { batchSize, maxBatchSize: batchSize * times };
+          expect(batches(text, options, pieces)).toEqual(batches(text, { ...options, lookaheadBatches: 0 }));
+        },
+      ),
+      fcParams(100),
+    );
+  });
+
   it('cuts the hostile shapes of a block every few bytes as scanning again does', () => {
-    for (const name of ['setext-headings', 'tight-atx-headings', 'tight-changelog', 'one-letter-paragraphs', 'changelog', 'csv-table']) {
+    for (const name of ['setext-headings', 'tight-atx-headings', 'tight-changelog', 'one-letter-paragraphs', 'changelog', 'csv-table', 'words-line']) {
       const text = hostileShape(name).make(60_000);
       const options = { batchSize: 1024, maxBatchSize: 4096 };
       const expected = batches(text, { ...options, lookaheadBatches: 0 });
