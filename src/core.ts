@@ -36,6 +36,22 @@ export function pipeCores<A, B, C>(first: Core<A, B>, second: Core<B, C>): Core<
   };
 }
 
+/**
+ * The items of `list` in a new array, `list` left empty with its store kept. `splice(0)` and `length = 0` let the
+ * store go (`length = 0` through a call into the runtime), and the next push grows a new one: a heading per line
+ * empties a list after every block.
+ */
+export function takeAll<T>(list: T[]): T[] {
+  const out = list.slice();
+  emptyInPlace(list);
+  return out;
+}
+
+/** Empties `list` and keeps its store for the items to come (see `takeAll`). */
+export function emptyInPlace(list: unknown[]): void {
+  while (list.length > 0) list.pop();
+}
+
 /** Appends `items` to `target` without the argument-count limit of `push(...items)`. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) target.push(items[i] as T);

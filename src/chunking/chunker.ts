@@ -24,7 +24,7 @@ import { finishChunk, type ChunkOwner } from './chunk-factory.js';
 import { lendDrafts } from './chunk-optimizer.js';
 import { createChunkIdSequence } from './chunk-id.js';
 import { createChunkMeasure, type ChunkMeasure } from './chunk-measure.js';
-import { pipeCores, type Core } from '../core.js';
+import { emptyInPlace, pipeCores, type Core } from '../core.js';
 import type { PackedDraft } from './draft.js';
 import { createHeadingContexts, DefaultHeadingTracker } from './heading-tracker.js';
 import { createDefaultOptimizer, type DraftOptimizer } from './optimizer.js';
@@ -205,7 +205,7 @@ function createSemanticCore(config: ChunkConfig, deps: ResolvedDeps, owner: Chun
       if (draft.section !== held.section) {
         out = optimize(held.drafts);
         // Emptied in place: what `optimize` returns is a new list (a heading per line ends a section every chunk).
-        held.drafts.length = 0;
+        emptyInPlace(held.drafts);
         held.section = draft.section;
       }
       held.drafts.push(draft);

@@ -11,7 +11,7 @@
  * packer's state (`Packer`), so that a test can run one alone.
  */
 import type { ChunkConfig } from '../config.js';
-import type { Core } from '../core.js';
+import { emptyInPlace, takeAll, type Core } from '../core.js';
 import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Block, HeadingContext } from '../types.js';
@@ -74,11 +74,11 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps, contextOf?: 
   return {
     write(block) {
       packBlock(packer, block, contextOf === undefined ? undefined : contextOf(block));
-      return packer.out.splice(0);
+      return takeAll(packer.out);
     },
     end() {
       flush(packer, false);
-      return packer.out.splice(0);
+      return takeAll(packer.out);
     },
   };
 }
@@ -90,7 +90,7 @@ export function packBlock(packer: Packer, input: Block, heading: HeadingContext 
   if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
     flush(packer, false);
     packer.section++;
-    packer.recent = [];
+    emptyInPlace(packer.recent);
   }
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
