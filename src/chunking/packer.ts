@@ -50,6 +50,12 @@ export interface Packer {
    * compete with those of the chunk in the making, so that where it ends depends on the text alone.
    */
   recent: BlockSpan[];
+  /**
+   * The value of the place before each of `recent` (`placeValue`), read once when its span is emitted: a cut reads
+   * the places of the window before its chunk again, some four per span emitted in a document of one-letter
+   * paragraphs, each a hash of the span's text.
+   */
+  readonly recentValues: number[];
   /** The last short block text measured, and its size (`blockSize`). */
   readonly measured: { text: string; size: number };
 }
@@ -61,7 +67,7 @@ const RECENT_SPANS = 256;
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
+  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], recentValues: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
 }
 
 /**
@@ -91,6 +97,7 @@ export function packBlock(packer: Packer, input: Block, heading: HeadingContext 
     flush(packer, false);
     packer.section++;
     emptyInPlace(packer.recent);
+    emptyInPlace(packer.recentValues);
   }
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
@@ -157,11 +164,11 @@ export function addSpan(packer: Packer, span: BlockSpan): void {
     chunk.push(span);
     return;
   }
-  const keep = mustBreak ? chunk.spans.length : contentDefinedKeep(packer.recent, chunk.spans, span, budget.desired, measure);
+  const keep = mustBreak ? chunk.spans.length : contentDefinedKeep(packer, chunk.spans, span, budget.desired);
   if (keep < chunk.spans.length) {
     const kept = chunk.spans.slice(keep);
     emitSpans(packer, chunk.spans.slice(0, keep));
-    chunk.start([...kept]);
+    chunk.start(kept);
     addSpan(packer, span);
     return;
   }
@@ -273,8 +280,11 @@ function build(packer: Packer, spans: readonly BlockSpan[]): PackedDraft {
  * list of 256 for each was a tenth of what the packer allocated.
  */
 function addRecentSpans(packer: Packer, spans: readonly BlockSpan[]): void {
-  const all = packer.recent;
-  for (const span of spans) all.push(span);
+  const { recent: all, recentValues: values } = packer;
+  for (const span of spans) {
+    all.push(span);
+    values.push(placeValueOf(span));
+  }
   const window = CUT_WINDOW * packer.config.maxSize;
   let from = Math.max(0, all.length - RECENT_SPANS);
   let covered = 0;
@@ -285,8 +295,15 @@ function addRecentSpans(packer: Packer, spans: readonly BlockSpan[]): void {
   if (from > 0) {
     // Moved by hand: `copyWithin` takes V8's generic path (a property lookup per element), and a chunk of one-letter
     // paragraphs moved the list of 256 for every forty spans, half a microsecond per block.
-    for (let k = from; k < all.length; k++) all[k - from] = all[k] as BlockSpan;
-    all.length -= from;
+    for (let k = from; k < all.length; k++) {
+      all[k - from] = all[k] as BlockSpan;
+      values[k - from] = values[k] as number;
+    }
+    // Popped rather than cut by setting `length`, which calls into the runtime and lets the store go.
+    for (let k = 0; k < from; k++) {
+      all.pop();
+      values.pop();
+    }
   }
 }
 
@@ -376,7 +393,8 @@ function emitWithHeadings(packer: Packer, rest: readonly BlockSpan[], lead: numb
  * heading is stronger the shallower the heading, then one between blocks, then one inside a block.
  * `spans.length` keeps them all.
  */
-function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockSpan[], next: BlockSpan, limit: number, measure: ChunkMeasure): number {
+function contentDefinedKeep(packer: Packer, spans: readonly BlockSpan[], next: BlockSpan, limit: number): number {
+  const { recent, recentValues, measure } = packer;
   // Indices run over the recent spans, then the chunk's, then `next`.
   const first = recent.length;
   const at = (k: number): BlockSpan => (k < first ? (recent[k] as BlockSpan) : k - first === spans.length ? next : (spans[k - first] as BlockSpan));
@@ -386,7 +404,7 @@ function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockS
       first,
       last: first + spans.length - 1,
       added: (k) => (k === first ? prefix : k === 0 ? 0 : measure.gap(at(k).gapBefore)) + at(k).size,
-      valueBefore: (k) => placeValue(cutStrength(at(k)), textHash(at(k).text)),
+      valueBefore: (k) => (k < first ? (recentValues[k] as number) : placeValueOf(at(k))),
       mayEndBefore: (k) => k === 0 || !at(k - 1).isHeading,
       earliest: 0,
     },
@@ -394,6 +412,11 @@ function contentDefinedKeep(recent: readonly BlockSpan[], spans: readonly BlockS
     { early: true },
   );
   return last + 1 - first;
+}
+
+/** The value of the place before `span`: its strength, then a hash of its text. */
+function placeValueOf(span: BlockSpan): number {
+  return placeValue(cutStrength(span), textHash(span.text));
 }
 
 /**
