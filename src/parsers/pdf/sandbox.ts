@@ -73,9 +73,16 @@ const MAX_IDLE = 2;
  * A sandbox that ended a document above this share of its memory budget is not reused. What a closed document
  * leaves behind is memory V8 and malloc hand out again before asking for more, so the next document grows the
  * resident size past it only if it needs more itself, as it would in a fresh process; a process that grew far into
- * its budget is ended all the same. (Ending it costs the next document a new process: some 400 ms of CPU.)
+ * its budget is ended all the same. Ending it costs the next document a new process and pdf.js compiled again:
+ * some 300 ms of CPU to start and as much again to warm up on a paper, 1 s on a 117-page book.
+ *
+ * A warm sandbox at the default budget of 256 MB ends a document at 110–170 MB (69 MB when it starts, then
+ * pdf.js's compiled code and the garbage its capped heap holds until its next collection), so the share must sit
+ * above that: at 0.6 (154 MB, set when the budget was 512 MB) most books ended their sandbox. At 0.7, eight
+ * passes each over freeculture.pdf, GeoTopo-komprimiert.pdf and tracemonkey.pdf in one sandbox peaked at 206, 178
+ * and 159 MB, as the first pass did within 50 MB, and none was ended.
  */
-const REUSE_MEMORY_SHARE = 0.6;
+const REUSE_MEMORY_SHARE = 0.7;
 
 /** Sandboxes spawned so far and idle now, for tests. */
 export function sandboxStats(): { spawned: number; idle: number } {
@@ -285,6 +292,23 @@ const HEAP_HEADROOM_MB = 96;
  */
 const MAX_HEAP_MB = 320;
 
+/**
+ * The environment of a sandbox: this process's, with glibc's malloc told to give every block of 128 KiB or more
+ * its own mapping, returned to the system when it is freed. By default glibc raises that threshold to the largest
+ * block freed so far (up to 32 MiB), after which pdf.js's decoded streams and image buffers come from the heap and
+ * stay resident once freed: a sandbox reading book after book grew by some 20 MB a document (freeculture.pdf: 165,
+ * 189, then 267 MB and killed at its 256 MB budget on the third), and most documents ended above the share
+ * `REUSE_MEMORY_SHARE` allows, so the next document paid for a new process and pdf.js compiled again (some 1 s of
+ * CPU on a 117-page book). With the fixed threshold the same sandbox stays at 130–150 MB between documents.
+ * Other C libraries ignore the variable; a value set by the user is kept.
+ */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  return { MALLOC_MMAP_THRESHOLD_: String(MALLOC_MMAP_THRESHOLD), ...process.env };
+}
+
+/** Bytes from which glibc's malloc maps a block of its own (its default before it adjusts the threshold). */
+const MALLOC_MMAP_THRESHOLD = 128 * 1024;
+
 /** Most of a sandbox's standard error kept, for the message of an unexpected exit. */
 const STDERR_TAIL = 2048;
 
@@ -321,6 +345,7 @@ class Sandbox {
     this.#ready.catch(() => {});
     this.#child = fork(childPath(), [], {
       execArgv: heapFlags(memoryMb),
+      env: sandboxEnv(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
