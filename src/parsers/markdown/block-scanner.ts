@@ -87,12 +87,23 @@ interface Block {
   definitions: OutlineNode[];
 }
 
+/**
+ * The lists of a block that has none yet, shared: a leaf holds no children, most blocks hold no lines and no
+ * definitions, and a document of one-letter paragraphs or of a heading per line opens a block every few bytes.
+ * Frozen, so that a push meant for a list of a block's own fails loudly; a block gets its own list when it has
+ * something to put there.
+ */
+const NO_CHILDREN: Block[] = Object.freeze([]) as unknown as Block[];
+const NO_LINES: number[] = Object.freeze([]) as unknown as number[];
+const NO_DEFINITIONS: OutlineNode[] = Object.freeze([]) as unknown as OutlineNode[];
+
 function newBlock(kind: Kind, parent: Block | null, start: number, line: number): Block {
+  const holds = kind === 'root' || kind === 'blockquote' || kind === 'list' || kind === 'listItem';
   return {
-    kind, parent, children: [], open: true, start, startLine: line, end: start, endLine: line,
+    kind, parent, children: holds ? [] : NO_CHILDREN, open: true, start, startLine: line, end: start, endLine: line,
     ordered: false, marker: 0, contentIndent: 0, furtherBlank: false,
     fenceChar: 0, fenceLength: 0, fenceOffset: 0, lang: null, meta: null, oneLine: false, quotePrefixEnd: -1, lastTextEnd: start, lastTextLine: line,
-    htmlType: 0, value: '', depth: 0, title: null, lines: [], definitions: [],
+    htmlType: 0, value: '', depth: 0, title: null, lines: NO_LINES, definitions: NO_DEFINITIONS,
   };
 }
 
@@ -791,7 +802,10 @@ class Scanner {
   private addParagraphLine(paragraph: Block, lazy = false): void {
     const afterTable = this.closedContainer && this.tipBefore.kind === 'table';
     const flags = (lazy ? LAZY : 0) | (this.indent >= CODE_INDENT ? INDENTED : 0) | (afterTable ? ENDED_TABLE_CONTAINERS : 0);
-    paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, flags);
+    // A paragraph's first line makes its list, as long as it needs to be: most paragraphs have one line, and a list
+    // grown by a push has room for seventeen numbers.
+    if (paragraph.lines === NO_LINES) paragraph.lines = [this.offset, this.lineEnd, this.lineNo, flags];
+    else paragraph.lines.push(this.offset, this.lineEnd, this.lineNo, flags);
     paragraph.end = this.lineEnd;
     paragraph.endLine = this.lineNo;
   }
@@ -836,6 +850,7 @@ class Scanner {
         const n = this.text.charCodeAt(next);
         if (n === QUOTE || n === APOSTROPHE || n === LEFT_PAREN) throw new Unsupported('a definition title');
       }
+      if (paragraph.definitions === NO_DEFINITIONS) paragraph.definitions = [];
       paragraph.definitions.push({
         type: 'definition', identifier: '', label: definition.label, url: '', title: null,
         position: { start: this.place(lines[k] as number, lines[k + 2] as number), end: this.place(definition.end, lines[k + 2] as number) },
