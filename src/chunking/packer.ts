@@ -56,6 +56,8 @@ export interface Packer {
    * paragraphs, each a hash of the span's text.
    */
   readonly recentValues: number[];
+  /** What each of `recent` adds to a run that holds the span before it: the gap before it and its size. */
+  readonly recentAdded: number[];
   /** The last short block text measured, and its size (`blockSize`). */
   readonly measured: { text: string; size: number };
 }
@@ -67,7 +69,7 @@ const RECENT_SPANS = 256;
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], recentValues: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
+  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], recentValues: [], recentAdded: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
 }
 
 /**
@@ -98,6 +100,7 @@ export function packBlock(packer: Packer, input: Block, heading: HeadingContext 
     packer.section++;
     emptyInPlace(packer.recent);
     emptyInPlace(packer.recentValues);
+    emptyInPlace(packer.recentAdded);
   }
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
@@ -280,10 +283,11 @@ function build(packer: Packer, spans: readonly BlockSpan[]): PackedDraft {
  * list of 256 for each was a tenth of what the packer allocated.
  */
 function addRecentSpans(packer: Packer, spans: readonly BlockSpan[]): void {
-  const { recent: all, recentValues: values } = packer;
+  const { recent: all, recentValues: values, recentAdded: added } = packer;
   for (const span of spans) {
     all.push(span);
     values.push(placeValueOf(span));
+    added.push(packer.measure.gap(span.gapBefore) + span.size);
   }
   const window = CUT_WINDOW * packer.config.maxSize;
   let from = Math.max(0, all.length - RECENT_SPANS);
@@ -298,11 +302,13 @@ function addRecentSpans(packer: Packer, spans: readonly BlockSpan[]): void {
     for (let k = from; k < all.length; k++) {
       all[k - from] = all[k] as BlockSpan;
       values[k - from] = values[k] as number;
+      added[k - from] = added[k] as number;
     }
     // Popped rather than cut by setting `length`, which calls into the runtime and lets the store go.
     for (let k = 0; k < from; k++) {
       all.pop();
       values.pop();
+      added.pop();
     }
   }
 }
@@ -394,7 +400,7 @@ function emitWithHeadings(packer: Packer, rest: readonly BlockSpan[], lead: numb
  * `spans.length` keeps them all.
  */
 function contentDefinedKeep(packer: Packer, spans: readonly BlockSpan[], next: BlockSpan, limit: number): number {
-  const { recent, recentValues, measure } = packer;
+  const { recent, recentValues, recentAdded, measure } = packer;
   // Indices run over the recent spans, then the chunk's, then `next`.
   const first = recent.length;
   const at = (k: number): BlockSpan => (k < first ? (recent[k] as BlockSpan) : k - first === spans.length ? next : (spans[k - first] as BlockSpan));
@@ -407,6 +413,19 @@ function contentDefinedKeep(packer: Packer, spans: readonly BlockSpan[], next: B
       valueBefore: (k) => (k < first ? (recentValues[k] as number) : placeValueOf(at(k))),
       mayEndBefore: (k) => k === 0 || !at(k - 1).isHeading,
       earliest: 0,
+      // The recent spans' places, as the three above read them, from the lists kept beside them.
+      readEarlier: (from, into) => {
+        let position = 0;
+        for (let k = first - 1; k >= 0; k--) {
+          position -= k === 0 ? (recent[0] as BlockSpan).size : (recentAdded[k] as number);
+          if (position < from) break;
+          if (k === 0 || !(recent[k - 1] as BlockSpan).isHeading) {
+            into.positions[into.count] = position;
+            into.values[into.count] = recentValues[k] as number;
+            into.count++;
+          }
+        }
+      },
     },
     limit,
     { early: true },
