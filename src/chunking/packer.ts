@@ -96,7 +96,8 @@ export function packBlock(packer: Packer, input: Block, heading: HeadingContext 
   const { config, measure } = packer;
   const block = openBlock(packer, input);
   if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
-    flush(packer, false);
+    // The section's last chunk goes, and no cut will look back at its spans: they are not remembered.
+    flush(packer, false, false);
     packer.section++;
     emptyInPlace(packer.recent);
     emptyInPlace(packer.recentValues);
@@ -141,12 +142,15 @@ function openBlock(packer: Packer, input: Block): Block {
   return block;
 }
 
-/** Emits the chunk in the making; with `carry`, trailing headings stay behind to open the next chunk. */
-export function flush(packer: Packer, carry: boolean): void {
+/**
+ * Emits the chunk in the making; with `carry`, trailing headings stay behind to open the next chunk. `remember`
+ * as for `emitSpans`.
+ */
+export function flush(packer: Packer, carry: boolean, remember = true): void {
   const { chunk } = packer;
   if (chunk.spans.length === 0) return;
   const kept = carry ? chunk.takeTrailingHeadings() : [];
-  if (chunk.spans.length > 0) emitSpans(packer, chunk.spans);
+  if (chunk.spans.length > 0) emitSpans(packer, chunk.spans, remember);
   chunk.start(kept);
 }
 
@@ -322,10 +326,13 @@ function isOver(packer: Packer, draft: PackedDraft): boolean {
  * Emits the drafts of `spans`, each measured once as the embedder sees it. In the rare case the exact size is
  * over (the estimate adds sizes that do not quite add up), the longest run of spans that fits goes and the rest
  * moves to the next chunk; the run never ends with headings alone, so when nothing after them fits, the first
- * span after them is cut smaller instead (`emitWithHeadings`), and a single span over is cut smaller.
+ * span after them is cut smaller instead (`emitWithHeadings`), and a single span over is cut smaller. With
+ * `remember` (the default), the spans join those a later cut in the section looks back at.
  */
-export function emitSpans(packer: Packer, spans: readonly BlockSpan[]): void {
-  addRecentSpans(packer, spans);
+export function emitSpans(packer: Packer, spans: readonly BlockSpan[], remember = true): void {
+  // Not when the section ends with them: a heading per line ends one at every block, and each span remembered
+  // costs a hash of its text.
+  if (remember) addRecentSpans(packer, spans);
   let rest = spans;
   while (rest.length > 0) {
     const whole = build(packer, rest);
