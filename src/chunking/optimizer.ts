@@ -46,7 +46,8 @@ function canJoin(a: PackedDraft, b: PackedDraft): boolean {
 }
 
 /**
- * Fuses each chunk below `minSize` into its previous or next neighbour when the result fits; one that starts with a
+ * Fuses each chunk below `minSize` into its previous or next neighbour when the result fits, with room left for
+ * `overlap` as the packer leaves it (a fused chunk as large as `maxSize` would get no overlap); one that starts with a
  * heading only into the next, with what the heading introduces. Fused backward, a heading would end the chunk
  * before it, and whether it did would hang on the chunk's size, which an edit above changes (Node's
  * perf_hooks.md: a heading and its first sentence went to the previous section's tail or not, and four chunks
@@ -54,12 +55,13 @@ function canJoin(a: PackedDraft, b: PackedDraft): boolean {
  */
 function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure): PackedDraft[] {
   if (config.minSize === 0) return drafts;
+  const limit = m.maxSize - config.overlap;
   const out: PackedDraft[] = [];
   for (let i = 0; i < drafts.length; i++) {
     let draft = drafts[i] as PackedDraft;
     const before = out.at(-1);
     if (draft.size < config.minSize && before !== undefined && canJoin(before, draft) && !startsWithHeading(draft)) {
-      const joined = join(before, draft, m);
+      const joined = join(before, draft, m, limit);
       if (joined !== null) {
         out[out.length - 1] = joined;
         continue;
@@ -67,7 +69,7 @@ function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure):
     }
     const next = drafts[i + 1];
     if (draft.size < config.minSize && next !== undefined && canJoin(draft, next)) {
-      const joined = join(draft, next, m);
+      const joined = join(draft, next, m, limit);
       if (joined !== null) {
         draft = joined;
         i++;
@@ -83,11 +85,11 @@ function startsWithHeading(draft: PackedDraft): boolean {
   return draft.metadata.kinds[0] === 'heading';
 }
 
-/** `a` and `b` as one chunk, or null when that would exceed the limit. */
-function join(a: PackedDraft, b: PackedDraft, m: ChunkMeasure): PackedDraft | null {
+/** `a` and `b` as one chunk, or null when it would measure more than `limit`. */
+function join(a: PackedDraft, b: PackedDraft, m: ChunkMeasure, limit: number): PackedDraft | null {
   const text = a.text + b.gapBefore + b.text;
   const { size, embedText } = m.chunk(a.heading, a.prefix, text, b.suffix);
-  if (size > m.maxSize) return null;
+  if (size > limit) return null;
   return {
     text,
     start: a.start,

@@ -70,6 +70,15 @@ describe('the default optimizer', () => {
     expect(out.every((x) => text.slice(x.start, x.end) === x.text && x.size <= 80)).toBe(true);
   });
 
+  it('fuses a small draft only when the result leaves room for the overlap, as the packer does', () => {
+    // The second draft and `tiny` fused measure 37 of 40: a chunk with no room left for any overlap.
+    const { text, drafts: d, optimize } = drafts([p(words(10)), p(words(8, 10)), p('tiny')], { maxSize: 40, minSize: 10, overlap: 12 });
+    const out = optimize(d);
+    expect(out.map((x) => x.text.split(/\s+/).at(-1))).toEqual(['w9', 'w17', 'tiny']);
+    for (let i = 1; i < out.length; i++) expect(out[i]?.start).toBeLessThan(out[i - 1]?.end as number);
+    expect(out.every((x) => text.slice(x.start, x.end) === x.text && x.size <= 40)).toBe(true);
+  });
+
   it('carries the overlap across windows of the same section, and drops whitespace-only drafts', () => {
     const { drafts: d, optimize } = drafts([p(words(10)), p(words(10, 10))], { maxSize: 80, minSize: 0, overlap: 8 });
     const [first, second] = d as [PackedDraft, PackedDraft];
