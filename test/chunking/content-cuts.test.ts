@@ -96,6 +96,23 @@ describe('contentDefinedCut', () => {
     expect(textHash('a'.repeat(48) + 'b')).toBe(textHash('a'.repeat(48) + 'c'));
   });
 
+  it('hashes the words at a place, not their markup', () => {
+    // The same heading and paragraph as Markdown source and as the text HTML or PDF gives: the same places.
+    expect(textHash('### `fs.open(path[, flags])`')).toBe(textHash('fs.open(path[, flags])'));
+    expect(textHash('Reads **the whole** file_, then_ closes it.')).toBe(textHash('Reads the whole file, then closes it.'));
+    expect(textHash('Überschrift 見出し')).toBe(textHash('# Überschrift 見出し'));
+    expect(textHash('> | a | b |')).toBe(textHash('ab'));
+    expect(textHash('fs.open')).not.toBe(textHash('fs.close'));
+    // Digits, case and punctuation other than marks are text: they tell places apart (two lines of code that
+    // close blocks differently are two places, not a tie).
+    expect(textHash('Step 1')).not.toBe(textHash('Step 2'));
+    expect(textHash('Note')).not.toBe(textHash('note'));
+    expect(textHash('}')).not.toBe(textHash('});'));
+    // A run of marks is looked through only so far: the text after it does not count.
+    expect(textHash(`${' '.repeat(200)}a`)).toBe(textHash(`${' '.repeat(200)}b`));
+    expect(textHash(`${' '.repeat(100)}a`)).not.toBe(textHash(`${' '.repeat(100)}b`));
+  });
+
   it('chooses the same place from any start at least a window before it (the property that stops a cascade)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 30, maxLength: 80 }), fc.integer({ min: 2, max: 8 }), fc.nat(), (values, low, shift) => {

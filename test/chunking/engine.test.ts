@@ -74,8 +74,9 @@ describe('the packing search', () => {
   });
 
   it('ends a run that the next span does not fit where the content says: before the strongest boundary', () => {
-    // `ee` does not fit the run `aa bb cc dd`; the boundary before `dd` is the strongest past half the budget.
-    const packed = packSpans(spans([0, 0, 0, 2, 0, 0, 0, 0]), rules(words, 11, 11, (level) => level));
+    // `ee` does not fit the run `aa bb cc dd`. Past the floor, the boundary before `cc` is weaker than the run's
+    // start, so whatever its hash it tops no window; the one before `dd` is the strongest, and ends the run.
+    const packed = packSpans(spans([1, 0, 0, 2, 0, 0, 0, 0]), rules(words, 11, 11, (level) => level));
     expect(texts(packed)[0]).toBe('aa bb cc');
   });
 

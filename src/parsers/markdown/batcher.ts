@@ -23,7 +23,7 @@ import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
 import { segmenterFor } from '../../unicode/segmenters.js';
-import { HASHED_CHARACTERS, textHash } from '../../unicode/text-hash.js';
+import { HASH_REACH, textHash } from '../../unicode/text-hash.js';
 import { afterIndent, atxOpenLength, blanksEnd, closesFence, delimiterCells, fenceLineEnd, fenceOpen, htmlEnds, htmlStartCondition, isListMarker, mayBeDelimiterRow, isSetextUnderline, isThematicBreak, itemFenceOpen } from './block-syntax.js';
 import { BACKTICK, COLON, CR, DASH, DIGIT_0, DOLLAR, EQUALS, GREATER, HASH, isDigit, LEFT_BRACKET, LESS, LF, PIPE, PLUS, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes.js';
 
@@ -149,9 +149,9 @@ interface Batcher {
 
 /**
  * Buffer indices between which a cut inside a line found no whitespace run marked (`markedSpaceRunEnd`): a run
- * that ends past `from` and at least `HASHED_CHARACTERS` before `to` was hashed whole and is not marked. The next
+ * that ends past `from` and at least `HASH_REACH` before `to` was hashed whole and is not marked. The next
  * cut inside the same line scans from `batchSize` past the last one, over three quarters of the same places with
- * the default sizes: a line of words without a marked place (a word list) was hashed 48 characters a word, four
+ * the default sizes: a line of words without a marked place (a word list) was hashed a few words a word, four
  * times over. Empty (`to` at 0) when nothing is known.
  */
 interface UnmarkedPlaces {
@@ -269,7 +269,7 @@ function cutInsideLine(b: Batcher, lineStart: number): MarkdownBatch {
 function markedSpaceRunEnd(b: Batcher, from: number, bound: number): number {
   const { buffer, unmarked } = b;
   const knownFrom = unmarked.from;
-  const knownTo = unmarked.to - HASHED_CHARACTERS;
+  const knownTo = unmarked.to - HASH_REACH;
   let at = -1;
   for (let i = from; i < bound; i++) {
     if (!isSpaceCode(buffer.charCodeAt(i))) continue;
