@@ -18,8 +18,12 @@
  * next, and two runs that differ meet at the first place both reach.
  *
  * When no place qualifies before the run is full, the run ends at the place of highest value past `low` (which
- * still depends on the content more than on the start). Scanning keeps the places of the window in a monotonic
- * queue, so one choice costs time linear in the places scanned.
+ * still depends on the content more than on the start), the last of them where several have it: places of equal
+ * value (the same strength and the same text after them: one-letter paragraphs, a word list or a page repeated
+ * again and again) top no window, and the first past `low` made every run a fifth of its limit (a line of words
+ * cut into 105-token chunks where 512 fit, paragraphs packed a fifth full and fused again by the optimizer).
+ * Scanning keeps the places of the window in a monotonic queue, so one choice costs time linear in the places
+ * scanned.
  */
 
 /**
@@ -115,7 +119,7 @@ function scanRun(scan: PlaceScan, run: UnitRun, low: number, window: number, ear
     const tops = queue.head === queue.tail || value > (queue.values[queue.head] as number);
     if (k > first && position >= low) {
       if (tops) return k - 1;
-      if (value > bestValue) {
+      if (value >= bestValue) {
         best = k;
         bestValue = value;
       }

@@ -67,6 +67,12 @@ describe('contentDefinedCut', () => {
     expect(contentDefinedCut(places([0, 1, 2]), 5)).toBe(-1);
   });
 
+  it('falls back to the last of the places of highest value when several past low have it (the same text again and again)', () => {
+    // Equal values top no window: the first of them past low would end every run of a repeated text at its floor.
+    expect(contentDefinedCut(places([5, 5, 5, 5, 5, 5, 5]), 2)).toBe(6);
+    expect(contentDefinedCut(places([9, 5, 5, 5, 5]), 2, 10)).toBe(4);
+  });
+
   it('with early, ends below low at the last place that tops its window when no place past low does', () => {
     // Low 4, window 3: place 2 (value 9) tops places 0..1 but lies below low; places 4..6 are all topped by it or
     // by each other within the window, so without early the run ends at the highest past low (place 5).

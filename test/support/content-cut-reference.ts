@@ -46,7 +46,7 @@ export function contentDefinedCut(places: CutPlaces, low: number, window = low, 
     const tops = head === queue.length || value > placeValue(queue[head] as number);
     if (k > 0 && position >= low) {
       if (tops) return k;
-      if (value > bestValue) {
+      if (value >= bestValue) {
         best = k;
         bestValue = value;
       }
