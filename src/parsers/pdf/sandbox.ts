@@ -78,9 +78,10 @@ const MAX_IDLE = 2;
  *
  * A warm sandbox at the default budget of 256 MB ends a document at 110–170 MB (69 MB when it starts, then
  * pdf.js's compiled code and the garbage its capped heap holds until its next collection), so the share must sit
- * above that: at 0.6 (154 MB, set when the budget was 512 MB) most books ended their sandbox. At 0.7, eight
- * passes each over freeculture.pdf, GeoTopo-komprimiert.pdf and tracemonkey.pdf in one sandbox peaked at 206, 178
- * and 159 MB, as the first pass did within 50 MB, and none was ended.
+ * above that: at 0.6 (154 MB, set when the budget was 512 MB) most books ended their sandbox. With no share at all,
+ * a sandbox reading freeculture.pdf again and again grew to 165, 189, then 267 MB and was killed at its budget on
+ * the third pass (glibc keeps what it freed), so the share stays: at 0.7 (179 MB) GeoTopo-komprimiert.pdf and
+ * tracemonkey.pdf keep their sandbox pass after pass, freeculture.pdf for most passes.
  */
 const REUSE_MEMORY_SHARE = 0.7;
 
@@ -295,23 +296,6 @@ const HEAP_HEADROOM_MB = 96;
  */
 const MAX_HEAP_MB = 320;
 
-/**
- * The environment of a sandbox: this process's, with glibc's malloc told to give every block of 128 KiB or more
- * its own mapping, returned to the system when it is freed. By default glibc raises that threshold to the largest
- * block freed so far (up to 32 MiB), after which pdf.js's decoded streams and image buffers come from the heap and
- * stay resident once freed: a sandbox reading book after book grew by some 20 MB a document (freeculture.pdf: 165,
- * 189, then 267 MB and killed at its 256 MB budget on the third), and most documents ended above the share
- * `REUSE_MEMORY_SHARE` allows, so the next document paid for a new process and pdf.js compiled again (some 1 s of
- * CPU on a 117-page book). With the fixed threshold the same sandbox stays at 130–150 MB between documents.
- * Other C libraries ignore the variable; a value set by the user is kept.
- */
-function sandboxEnv(): NodeJS.ProcessEnv {
-  return { MALLOC_MMAP_THRESHOLD_: String(MALLOC_MMAP_THRESHOLD), ...process.env };
-}
-
-/** Bytes from which glibc's malloc maps a block of its own (its default before it adjusts the threshold). */
-const MALLOC_MMAP_THRESHOLD = 128 * 1024;
-
 /** Most of a sandbox's standard error kept, for the message of an unexpected exit. */
 const STDERR_TAIL = 2048;
 
@@ -348,7 +332,6 @@ class Sandbox {
     this.#ready.catch(() => {});
     this.#child = fork(childPath(), [], {
       execArgv: heapFlags(memoryMb),
-      env: sandboxEnv(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
