@@ -52,6 +52,16 @@ export function emptyInPlace(list: unknown[]): void {
   while (list.length > 0) list.pop();
 }
 
+/**
+ * `{ ...source, ...fields }`, made by `Object.assign`. On Node 20 (V8 11.3) a literal that opens with a spread and
+ * goes on with properties gets a map of its own, outside the transition tree, and costs about 2 µs against 0.2:
+ * blocks and spans copied that way, one every few bytes in some documents, each had a map, and the property reads
+ * of every stage after them went megamorphic. Copied this way, they share the maps of their kind.
+ */
+export function copyWith<T extends object, F extends object>(source: T, fields: F): T & F {
+  return Object.assign({}, source, fields);
+}
+
 /** Appends `items` to `target` without the argument-count limit of `push(...items)`. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) target.push(items[i] as T);

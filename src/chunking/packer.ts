@@ -11,7 +11,7 @@
  * packer's state (`Packer`), so that a test can run one alone.
  */
 import type { ChunkConfig } from '../config.js';
-import { emptyInPlace, takeAll, type Core } from '../core.js';
+import { copyWith, emptyInPlace, takeAll, type Core } from '../core.js';
 import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Block, HeadingContext } from '../types.js';
@@ -135,7 +135,7 @@ function blockSize(packer: Packer, text: string, room: number): number {
 function openBlock(packer: Packer, input: Block): Block {
   let block = input;
   if (packer.trailing !== '') {
-    block = { ...block, gapBefore: packer.trailing + (block.gapBefore ?? '') };
+    block = copyWith(block, { gapBefore: packer.trailing + (block.gapBefore ?? '') });
     packer.trailing = '';
   }
   if (packer.section === -1) packer.section = 0;

@@ -6,7 +6,7 @@
  */
 import type { Root } from 'mdast';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
-import type { Core } from '../../core.js';
+import { copyWith, type Core } from '../../core.js';
 import { checkedTextBlocks } from '../text-input.js';
 import { createUtf8Decoder } from '../utf8-decoder.js';
 import { createMarkdownBatcher, type MarkdownBatch } from './batcher.js';
@@ -125,16 +125,6 @@ function fitToBatch(blocks: Block[], batch: MarkdownBatch, capped: readonly numb
     out[out.length - 1] = copyWith(trimmed, { continuation: { previous: last.continuation?.previous ?? false, next: true, ...pick(last.continuation) } });
   }
   return out;
-}
-
-/**
- * `{ ...block, ...fields }`, made by `Object.assign`. On Node 20 (V8 11.3) a literal that opens with a spread and
- * goes on with properties gets a map of its own, outside the transition tree: the blocks clipped or cut at a batch
- * boundary (two per 8 KiB) each had one, and the property reads of every block downstream (the packer's, the
- * heading stage's) saw so many maps that they went megamorphic. Copied this way, they share the maps of their kind.
- */
-function copyWith<T extends object, F extends object>(block: T, fields: F): T & F {
-  return Object.assign({}, block, fields);
 }
 
 /** `block` without trailing whitespace (its rows and items ending no later). */
