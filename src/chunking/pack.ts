@@ -8,7 +8,7 @@
  */
 import { sizeUpTo, type Sizer } from '../protocols.js';
 import { holdsBlankLine } from '../unicode/lines.js';
-import { textHash } from '../unicode/text-hash.js';
+import { createTextHasher, type TextHasher } from '../unicode/text-hash.js';
 import type { Budget, CutBudget } from './budget.js';
 import { contentDefinedLast, placeValue } from './content-cuts.js';
 import { fitKnown, type Grow } from './fit.js';
@@ -85,7 +85,8 @@ const ONE_BY_ONE: Grow = { kind: 'one-by-one' };
 export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOnly = false): PackedSpan[] {
   const out: PackedSpan[] = [];
   let all = spans;
-  let reads = spanReads(all);
+  const hasher = createTextHasher(rules.text);
+  let reads = spanReads(all, hasher);
   let i = 0;
   let boundary = -1;
   while (i < all.length) {
@@ -100,7 +101,7 @@ export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOn
     if (below !== undefined) {
       // concat, not splice(...below): a spread of many thousands of arguments overflows the stack.
       all = all.slice(0, i).concat(below, all.slice(i + 1));
-      reads = spanReads(all);
+      reads = spanReads(all, hasher);
       boundary = -1;
       continue;
     }
@@ -123,10 +124,12 @@ interface SpanReads {
   readonly joined: Float64Array;
   /** The value of the place before the span (`valueBefore` of `content-cuts.ts`). */
   readonly values: Float64Array;
+  /** Hashes the places of the text, which all spans cut. */
+  readonly hasher: TextHasher;
 }
 
-function spanReads(spans: readonly LevelSpan[]): SpanReads {
-  return { joined: new Float64Array(spans.length).fill(Number.NaN), values: new Float64Array(spans.length).fill(Number.NaN) };
+function spanReads(spans: readonly LevelSpan[], hasher: TextHasher): SpanReads {
+  return { joined: new Float64Array(spans.length).fill(Number.NaN), values: new Float64Array(spans.length).fill(Number.NaN), hasher };
 }
 
 /** `rules.joined(spans, k)`, read once. */
@@ -143,7 +146,7 @@ function joinedAt(reads: SpanReads, spans: readonly LevelSpan[], k: number, rule
 function valueAt(reads: SpanReads, spans: readonly LevelSpan[], k: number, rules: PackRules): number {
   let value = reads.values[k] as number;
   if (Number.isNaN(value)) {
-    value = placeValue(strengthBefore(spans[k] as LevelSpan, rules), textHash(rules.text, (spans[k] as LevelSpan).start));
+    value = placeValue(strengthBefore(spans[k] as LevelSpan, rules), reads.hasher.hashAt((spans[k] as LevelSpan).start));
     reads.values[k] = value;
   }
   return value;

@@ -1,0 +1,44 @@
+/**
+ * The hash of a place: what it reads and skips, and the hasher the packer uses, which must give every place the
+ * hash `textHash` gives it, whatever order the places are asked in.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createTextHasher, HASH_REACH, HASHED_CHARACTERS, textHash } from '../../src/unicode/text-hash.js';
+import { fcParams } from '../support/property.js';
+
+/** Text made of what a hash reads and what it skips, in runs long and short, with characters past ASCII. */
+const hashedText = fc
+  .array(fc.oneof(fc.constantFrom('a', '1', '.', 'é', '中', '😀', '| ', ' ', '\n', '\x1e', '#', '**'), fc.constantFrom(' '.repeat(HASH_REACH), '|'.repeat(HASH_REACH + 7), 'word '.repeat(HASHED_CHARACTERS))), { maxLength: 400 })
+  .map((parts) => parts.join(''));
+
+describe('textHash', () => {
+  it('reads the text, not the marks Markdown sets in it', () => {
+    expect(textHash('### `fs.open()`')).toBe(textHash('fs.open()'));
+    expect(textHash('}')).not.toBe(textHash('});'));
+  });
+
+  it('reads no character at or past HASH_REACH from the place', () => {
+    const skipped = ' '.repeat(HASH_REACH - 1);
+    expect(textHash(`${skipped}a`)).not.toBe(textHash(`${skipped}b`));
+    expect(textHash(`${skipped} a`)).toBe(textHash(`${skipped} b`));
+  });
+});
+
+describe('createTextHasher', () => {
+  it('gives every place the hash textHash gives it, in any order', () => {
+    fc.assert(
+      fc.property(
+        hashedText.chain((text) => fc.tuple(fc.constant(text), fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 60 }))),
+        ([text, places]) => {
+          const hasher = createTextHasher(text);
+          // Forward over every place (as the packer scans), then back and at random (as a run looks back).
+          for (let at = 0; at <= text.length; at++) expect(hasher.hashAt(at)).toBe(textHash(text, at));
+          for (let at = text.length; at >= 0; at -= 97) expect(hasher.hashAt(at)).toBe(textHash(text, at));
+          for (const at of places) expect(hasher.hashAt(at)).toBe(textHash(text, at));
+        },
+      ),
+      fcParams(60),
+    );
+  });
+});
