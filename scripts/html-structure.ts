@@ -18,12 +18,15 @@
  * The last depends on where each side's chunks end, so beside it the same figure is printed for the Markdown
  * against itself with its HTML comments (YAML history, `introduced_in`, invisible on any page) taken out: how
  * much the breadcrumbs of two chunkings of the same words differ when only their sizes do.
- * `--verbose` lists the sections whose breadcrumbs differ most.
+ * `--verbose` lists the sections whose breadcrumbs differ most. `--causes` says why the others differ: which
+ * side's chunk holds the text under the breadcrumb of a section before it, what each side measures, and the same
+ * figure again with one cause taken away at a time (no fusion of small chunks; without the text only one side
+ * has; both sides measured by their letters and digits, so that Markdown's marks weigh nothing).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chunkFile, chunkText } from '../src/api/chunk.js';
+import { chunkBlocks, chunkFile, chunkText } from '../src/api/chunk.js';
 import { normalizeParseOptions } from '../src/config.js';
 import { formatEntry } from '../src/parsers/formats.js';
 import type { Block, Chunk } from '../src/types.js';
@@ -35,7 +38,12 @@ const PROBE = 32;
 /** Paragraphs with fewer letters and digits than this are not looked up: too many would match anywhere. */
 const MIN_PROBE = 12;
 const { values } = parseArgs({
-  options: { 'max-size': { type: 'string', default: '512' }, 'split-levels': { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    'max-size': { type: 'string', default: '512' },
+    'split-levels': { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    causes: { type: 'boolean', default: false },
+  },
 });
 const options = {
   maxSize: Number(values['max-size']),
@@ -55,6 +63,13 @@ function reduce(text: string): { letters: string; at: number[] } {
   }
   return { letters, at };
 }
+
+/**
+ * The Markdown's text as the lookup reads it: Node's docs set an anchor before many headings
+ * (`<a id="ERR_ASYNC_CALLBACK"></a>`), and the probe of the heading found the anchor's id first, in the section
+ * before. Anchors are blanked (their offsets kept), as a page shows them: not at all.
+ */
+const lookupText = (markdown: string): string => markdown.replace(/<a (?:id|name)=[^>]*><\/a>/g, (anchor) => ' '.repeat(anchor.length));
 
 const joinPath = (path: readonly string[]): string => path.map((t) => t.replace(/\s+/g, ' ').trim()).join(' > ');
 const crumb = (c: Chunk): string => joinPath(c.heading.path);
@@ -86,9 +101,24 @@ interface Tally {
   samePath: number;
   missing: Map<string, number>;
   differing: Map<string, number>;
+  /** Characters whose breadcrumbs differ, by cause (`causeOf`). */
+  causes: Map<string, number>;
 }
 
-const newTally = (): Tally => ({ chars: 0, found: 0, sameCrumb: 0, samePath: 0, missing: new Map(), differing: new Map() });
+const newTally = (): Tally => ({ chars: 0, found: 0, sameCrumb: 0, samePath: 0, missing: new Map(), differing: new Map(), causes: new Map() });
+
+/**
+ * Why a text's breadcrumbs differ, from the heading paths at the text on each side (`textPath`, `referencePath`)
+ * and the breadcrumbs of the chunks holding it: a chunk whose breadcrumb is not the path at the text began in a
+ * section before it, and holds the end of that section and the start of this one.
+ */
+function causeOf(textPath: string, referencePath: string, crumbs: { other: string; reference: string }, otherName: string): string {
+  if (textPath !== referencePath) return 'the heading path at the text differs';
+  const otherSpans = crumbs.other !== textPath;
+  const referenceSpans = crumbs.reference !== textPath;
+  if (otherSpans && referenceSpans) return 'both chunks began in a section before the text, not the same one';
+  return otherSpans ? `the ${otherName} chunk began in a section before the text, the Markdown's in its section` : `the Markdown chunk began in a section before the text, the ${otherName} one in its section`;
+}
 const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
 /** The heading path in force at `offset`: the one of the last block starting at or before it. */
@@ -121,8 +151,8 @@ function chunkAt(chunks: readonly Chunk[], offset: number): Chunk | undefined {
 }
 
 /** Looks every paragraph of `other`'s chunks up in `reference` and tallies what matches. */
-function compare(reference: Side, other: Side, tally: Tally, page: string): void {
-  const source = reduce(reference.text);
+function compare(reference: Side, other: Side, tally: Tally, page: string, otherName = 'HTML'): void {
+  const source = reduce(lookupText(reference.text));
   // Both documents are in the same order: a probe is looked for after the last one found, so a sentence the page
   // repeats (a callback API and its promise twin) is matched where it stands. One found only before that (the HTML
   // repeats what the Markdown says once) is matched there without moving the place the next search starts from.
@@ -143,18 +173,46 @@ function compare(reference: Side, other: Side, tally: Tally, page: string): void
       }
       tally.found += paragraph.length;
       const referenceOffset = source.at[hit] as number;
-      if (reference.tracked !== null && other.tracked !== null && pathAt(other.tracked, offset) === pathAt(reference.tracked, referenceOffset)) {
-        tally.samePath += paragraph.length;
-      }
+      const paths = reference.tracked !== null && other.tracked !== null ? { other: pathAt(other.tracked, offset), reference: pathAt(reference.tracked, referenceOffset) } : null;
+      if (paths !== null && paths.other === paths.reference) tally.samePath += paragraph.length;
       const referenceChunk = chunkAt(reference.chunks, referenceOffset);
       if (referenceChunk !== undefined && crumb(referenceChunk) === crumb(chunk)) tally.sameCrumb += paragraph.length;
-      else add(tally.differing, `${page}: html "${crumb(chunk)}" / md "${referenceChunk === undefined ? '(none)' : crumb(referenceChunk)}"`, paragraph.length);
+      else {
+        add(tally.differing, `${page}: html "${crumb(chunk)}" / md "${referenceChunk === undefined ? '(none)' : crumb(referenceChunk)}"`, paragraph.length);
+        const crumbs = { other: crumb(chunk), reference: referenceChunk === undefined ? '' : crumb(referenceChunk) };
+        if (paths !== null) add(tally.causes, causeOf(paths.other, paths.reference, crumbs, otherName), paragraph.length);
+      }
     }
   }
 }
 
+/** Letters and digits count, a fourth of them a unit: a size that Markdown's marks and a page's markup do not move. */
+const LETTER = /[\p{L}\p{N}]/gu;
+const letterSizer = (text: string): number => Math.ceil((text.match(LETTER)?.length ?? 0) / 4);
+/** What only one side has: the HTML's renderings of the YAML comments, the Markdown's HTML comments. */
+const oneSided = (block: Block): boolean => htmlOnlyKind(block.text) !== null || (block.kind === 'html' && block.text.startsWith('<!--'));
+
+/** The breadcrumb figure again with one cause of difference taken away (`--causes`). */
+const VARIANTS = [
+  { name: 'no fusion of small chunks (minSize 0)', minSize: true, drop: false, letters: false },
+  { name: 'without the text only one side has (version histories, "Added in" lines; HTML comments)', minSize: false, drop: true, letters: false },
+  { name: 'both sides measured by their letters and digits (a unit per four)', minSize: false, drop: false, letters: true },
+  { name: 'without the one-sided text, measured by letters and digits', minSize: false, drop: true, letters: true },
+] as const;
+
+/** The HTML and the Markdown chunked as `variant` says, compared into `tally`. */
+function compareVariant(variant: (typeof VARIANTS)[number], sides: { md: Side; html: Side; mdBlocks: readonly Block[]; htmlBlocks: readonly Block[] }, tally: Tally, page: string): void {
+  const chunkOptions = variant.minSize ? { ...options, minSize: 0 } : options;
+  const deps = variant.letters ? { sizer: letterSizer } : undefined;
+  const chunksOf = (blocks: readonly Block[]) => chunkBlocks(variant.drop ? blocks.filter((b) => !oneSided(b)) : blocks, chunkOptions, deps).chunks;
+  // Chunks of blocks keep the blocks' offsets, into the texts of the documents read whole.
+  compare({ text: sides.md.text, chunks: chunksOf(sides.mdBlocks), tracked: null }, { text: sides.html.text, chunks: chunksOf(sides.htmlBlocks), tracked: null }, tally, page);
+}
+
 const html = newTally();
 const control = newTally();
+const variants = VARIANTS.map(newTally);
+const measured = { md: { chunks: 0, size: 0 }, html: { chunks: 0, size: 0 } };
 const code = { html: 0, htmlLang: 0, md: 0, mdLang: 0 };
 const tables = { html: 0, md: 0, history: 0 };
 const pages = readdirSync(DOCS).filter((n) => n.endsWith('.html') && n !== 'all.html' && n !== 'index.html').sort();
@@ -177,7 +235,15 @@ for (const name of pages) {
   compare(reference, { text: page.text, chunks: page.chunks, tracked: runCore(createHeadingStage(), htmlBlocks) }, html, base);
   const uncommented = readFileSync(mdPath, 'utf8').replace(/<!--[\s\S]*?-->\n?/g, '');
   const plain = chunkText(uncommented, options);
-  compare(reference, { text: uncommented, chunks: plain.chunks, tracked: null }, control, base);
+  compare(reference, { text: uncommented, chunks: plain.chunks, tracked: null }, control, base, 'uncommented Markdown');
+  for (const [side, chunks] of [['md', md.chunks], ['html', page.chunks]] as const) {
+    measured[side].chunks += chunks.length;
+    measured[side].size += chunks.reduce((sum, c) => sum + c.size, 0);
+  }
+  if (values.causes) {
+    const sides = { md: reference, html: { text: page.text, chunks: page.chunks, tracked: null }, mdBlocks, htmlBlocks };
+    VARIANTS.forEach((variant, i) => compareVariant(variant, sides, variants[i] as Tally, base));
+  }
 }
 
 const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
@@ -193,6 +259,15 @@ console.log(`same chunk breadcrumb: ${pct(html.sameCrumb, html.found)} of the ch
 console.log(`  control, the Markdown against itself without its HTML comments: ${pct(control.sameCrumb, control.found)} of the characters found`);
 console.log(`code blocks with a language: HTML ${code.htmlLang} of ${code.html}, Markdown ${code.mdLang} of ${code.md}`);
 console.log(`tables: HTML ${tables.html} (${tables.history} version histories), Markdown ${tables.md}`);
+if (values.causes) {
+  const differing = html.found - html.sameCrumb;
+  console.log(`why breadcrumbs differ (${differing} characters, ${pct(differing, html.found)} of those found):`);
+  for (const [cause, n] of [...html.causes].sort((a, b) => b[1] - a[1])) console.log(`  ${cause}: ${n} (${pct(n, html.found)})`);
+  const { md: m, html: h } = measured;
+  console.log(`sizes: Markdown ${m.size} tokens in ${m.chunks} chunks, HTML ${h.size} tokens in ${h.chunks} chunks (${pct(h.size, m.size)} of the Markdown's tokens)`);
+  console.log('the same chunk breadcrumb with one cause taken away:');
+  VARIANTS.forEach((variant, i) => console.log(`  ${variant.name}: ${pct((variants[i] as Tally).sameCrumb, (variants[i] as Tally).found)} of the characters found`));
+}
 if (values.verbose) {
   console.log('largest differences (characters):');
   for (const [key, chars] of [...html.differing].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${chars}\t${key}`);
