@@ -242,7 +242,7 @@ for (const name of pages) {
   }
   if (values.causes) {
     const sides = { md: reference, html: { text: page.text, chunks: page.chunks, tracked: null }, mdBlocks, htmlBlocks };
-    VARIANTS.forEach((variant, i) => compareVariant(variant, sides, variants[i] as Tally, base));
+    for (const [i, variant] of VARIANTS.entries()) compareVariant(variant, sides, variants[i] as Tally, base);
   }
 }
 
@@ -266,7 +266,10 @@ if (values.causes) {
   const { md: m, html: h } = measured;
   console.log(`sizes: Markdown ${m.size} tokens in ${m.chunks} chunks, HTML ${h.size} tokens in ${h.chunks} chunks (${pct(h.size, m.size)} of the Markdown's tokens)`);
   console.log('the same chunk breadcrumb with one cause taken away:');
-  VARIANTS.forEach((variant, i) => console.log(`  ${variant.name}: ${pct((variants[i] as Tally).sameCrumb, (variants[i] as Tally).found)} of the characters found`));
+  for (const [i, variant] of VARIANTS.entries()) {
+    const tally = variants[i] as Tally;
+    console.log(`  ${variant.name}: ${pct(tally.sameCrumb, tally.found)} of the characters found`);
+  }
 }
 if (values.verbose) {
   console.log('largest differences (characters):');
