@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +10,7 @@ import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';
 import type { Chunk, Span } from '../../src/types.js';
 import { referenceChunkIds } from '../support/chunk-contracts.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const guide = readFileSync(new URL('../../samples/guide.md', import.meta.url), 'utf8');
 
@@ -185,7 +185,7 @@ describe('chunkFile', () => {
   });
 
   it('chunks a transcript in turn windows', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-'));
+    const dir = tempDir('chat');
     const path = join(dir, 'chat.jsonl');
     writeFileSync(path, Array.from({ length: 10 }, (_, i) => JSON.stringify({ speaker: i % 2 ? 'bot' : 'user', text: `message ${i}` })).join('\n'));
     const r = await chunkFile(path, { turnsPerChunk: 4, overlapTurns: 1 });

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkFiles, type ChunkFileOutcome } from '../../src/api/files.js';
 import { collect } from '../../src/sinks/collect.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'chunkstream-files-'));
+  dir = tempDir('files');
   writeFileSync(join(dir, 'a.md'), '# A\n\nAlpha text.\n\n## A2\n\nMore alpha text.\n');
   writeFileSync(join(dir, 'b.md'), '# B\n\nBeta text.\n');
   writeFileSync(join(dir, 'bad.md'), Buffer.from([0x23, 0x20, 0xff, 0x0a]));

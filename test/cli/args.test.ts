@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { helpText, OPTIONS, parseCliArgs, type RunConfig } from '../../src/cli/args.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function run(argv: string[]): RunConfig {
   const command = parseCliArgs(argv);
@@ -52,7 +52,7 @@ describe('parseCliArgs', () => {
   });
 
   it('reads --config with kebab-case or camelCase keys; flags win', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-args-'));
+    const dir = tempDir('args');
     const path = join(dir, 'chunkstream.json');
     writeFileSync(path, JSON.stringify({ 'max-size': 300, unit: 'words', jobs: 3, password: 'pw', unordered: true }));
     const c = run(['--config', path, '--unit', 'chars', 'x.md']);
@@ -105,7 +105,7 @@ describe('parseCliArgs', () => {
     }
 
     it('rejects a config file that is not a JSON object, and per-file keys in it', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'chunkstream-args-'));
+      const dir = tempDir('args');
       const path = join(dir, 'c.json');
       writeFileSync(path, '[1]');
       expect(usageError(['--config', path, 'x']).message).toMatch(/^Invalid option config: must hold a JSON object/);

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs } from '../../src/files/inputs.js';
 import { guidePdf } from '../support/pdf-samples.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'chunkstream-inputs-'));
+  dir = tempDir('inputs');
   mkdirSync(join(dir, 'docs/deep'), { recursive: true });
   writeFileSync(join(dir, 'docs/b.md'), '# B\n');
   writeFileSync(join(dir, 'docs/a.txt'), 'plain\n');

@@ -1,15 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dirOutput, fileOutput, openAtomic, outDirPath } from '../../src/files/output.js';
 import type { InputFile } from '../../src/files/inputs.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const input = (source: string): InputFile => ({ path: source, source, format: 'markdown', bytes: 1 });
 
 describe('output', () => {
   it('renames an atomic file into place on commit, and leaves nothing on discard', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-out-'));
+    const dir = tempDir('out');
     const kept = await openAtomic(join(dir, 'kept.jsonl'));
     kept.stream.write('a\n');
     expect(readdirSync(dir)).toEqual([`.kept.jsonl.${process.pid}.tmp`]);
@@ -24,7 +24,7 @@ describe('output', () => {
   });
 
   it('--out: one file for the run, committed by finish(true) only', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-out-'));
+    const dir = tempDir('out');
     const ok = await fileOutput(join(dir, 'all.jsonl'));
     await ok.open(input('a.md')).write('1\n');
     await ok.open(input('b.md')).write('2\n');
@@ -37,7 +37,7 @@ describe('output', () => {
   });
 
   it('--out-dir: one file per input, an empty one for an input without chunks, none for a failed input', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-out-'));
+    const dir = tempDir('out');
     const out = dirOutput(dir);
     const a = out.open(input('a.md'));
     await a.write('x\n');

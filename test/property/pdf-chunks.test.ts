@@ -21,6 +21,7 @@ import { boxLetters, lettersBeyond, lettersInBoxes, pdfGlyphs } from '../support
 import { GUIDE_HEADER, guidePdf, guidePdfWithOutline, longPdf } from '../support/pdf-samples.js';
 import { pdfDocumentArbitrary } from '../support/pdf-arbitrary.js';
 import { fcParams } from '../support/property.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SIZES: ChunkOptions[] = [
   { unit: 'tokens', maxSize: 128 },
@@ -94,10 +95,9 @@ describe('PDF chunks over generated documents', () => {
 
 describe('chunkFile on a PDF', () => {
   it('reports pages and gives every chunk its pages', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const path = join(mkdtempSync(join(tmpdir(), 'chunkstream-')), 'guide.pdf');
+    const path = join(tempDir('pdf'), 'guide.pdf');
     writeFileSync(path, guidePdfWithOutline());
     const { chunks, statistics, text, format } = await chunkFile(path, { maxSize: 256 });
     expect(format).toBe('pdf');

@@ -1,5 +1,4 @@
-import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +8,7 @@ import { collect } from '../../src/sinks/collect.js';
 import { chunk } from '../../src/stream/chunk.js';
 import { parse } from '../../src/stream/parse.js';
 import { longPdf } from '../support/pdf-samples.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function bigMarkdown(): string {
   return Array.from({ length: 4000 }, (_, i) => `## Part ${i}\n\nText of part ${i}, long enough to matter.\n`).join('\n');
@@ -35,14 +35,14 @@ describe('AbortSignal in parse(), chunk() and chunkFile()', () => {
   });
 
   it('chunkFile(path, { signal }) rejects with an AbortError, when its signal is aborted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chunkstream-abort-'));
+    const dir = tempDir('abort');
     const path = join(dir, 'big.md');
     writeFileSync(path, bigMarkdown());
     await expect(chunkFile(path, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('parse({ signal }) on a PDF ends with an AbortError between pages', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'chunkstream-abort-')), 'long.pdf');
+    const path = join(tempDir('abort'), 'long.pdf');
     writeFileSync(path, longPdf(12));
     const controller = new AbortController();
     const run = pipeline(createReadStream(path), parse({ signal: controller.signal }), async (source: AsyncIterable<unknown>) => {

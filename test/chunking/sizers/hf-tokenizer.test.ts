@@ -2,8 +2,7 @@
  * Hugging Face tokenizers: what the `tokenizer` option takes, the errors it raises, and counts equal to the Rust
  * library's (special tokens included) for one tokenizer of each family, on chosen edge cases and generated text.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Tokenizer as JsTokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
@@ -16,6 +15,7 @@ import { describeCorpus } from '../../support/corpus.js';
 import { FIXTURE_TOKENIZERS, fixtureTokenizer, HAS_QWEN3, QWEN3, referenceCounter } from '../../support/hf-reference.js';
 import { fcParams } from '../../support/property.js';
 import { tokenizerText } from '../../support/tokenizer-text.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const WORDPIECE = fixtureTokenizer('wordpiece');
 
@@ -27,10 +27,6 @@ function failure(run: () => unknown): ChunkError {
     throw error;
   }
   throw new Error('no error');
-}
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'chunkstream-tok-'));
 }
 
 /** Edge cases each family has a rule for. */
@@ -92,14 +88,14 @@ describe('the tokenizer option', () => {
     expect(normalizeOptions({ tokenizer: WORDPIECE }).maxSize).toBe(256);
     expect(normalizeOptions({ tokenizer: WORDPIECE, maxSize: 100 }).maxSize).toBe(100);
     expect(normalizeOptions({ tokenizer: WORDPIECE, unit: 'chars' }).maxSize).toBe(512);
-    const dir = tempDir();
+    const dir = tempDir('tok');
     writeFileSync(join(dir, 'tokenizer.json'), readFileSync(WORDPIECE));
     writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 1e30 }));
     expect(normalizeOptions({ tokenizer: dir }).maxSize).toBe(512);
   });
 
   it('adds the tokens tokenizer_config.json declares beyond tokenizer.json', () => {
-    const dir = tempDir();
+    const dir = tempDir('tok');
     writeFileSync(join(dir, 'tokenizer.json'), readFileSync(WORDPIECE));
     const plain = countTokens('say <extra> now', dir);
     writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ added_tokens_decoder: { 9999: { content: '<extra>', special: true, normalized: false } } }));
@@ -109,7 +105,7 @@ describe('the tokenizer option', () => {
     expect(countTokens('say <extra> now', dir)).toBe(countTokens('say x now', dir));
   });
 
-  const dir = tempDir();
+  const dir = tempDir('tok');
   writeFileSync(join(dir, 'broken.json'), '{"model": {"type": "BPE", ');
   writeFileSync(join(dir, 'wordlevel-less.json'), JSON.stringify({ model: { type: 'Magic', vocab: {} } }));
   writeFileSync(join(dir, 'byte-level-normalizer.json'), JSON.stringify({ ...JSON.parse(readFileSync(WORDPIECE, 'utf8')), normalizer: { type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'ByteLevel' }] } }));
