@@ -190,16 +190,24 @@ export interface OutlineEntry {
   readonly page: number;
 }
 
-/** Lower-case word tokens, accents removed, for matching outline titles to page text. */
+/**
+ * Lower-case word tokens, accents removed, for matching outline titles to page text. A hyphen between letters joins
+ * its word (`non-regular` is `nonregular`), since bookmarks often drop it: pdfTeX's outline of a heading set
+ * `Non-regular files` reads `Nonregular files`.
+ */
 export function titleTokens(text: string): string[] {
   return (
     text
       .normalize('NFKD')
       .replace(/\p{M}+/gu, '')
+      .replace(HYPHEN_IN_WORD, '')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }
+
+/** A hyphen (ASCII, soft, Unicode's hyphen and non-breaking hyphen) between two letters. */
+const HYPHEN_IN_WORD = /(?<=\p{L})[-\u00ad\u2010\u2011](?=\p{L})/gu;
 
 /** A match of an outline title: `count` lines from `index`. */
 export interface TitleMatch {

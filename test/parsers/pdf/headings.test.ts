@@ -45,6 +45,12 @@ describe('matchTitle', () => {
     expect(matchTitle('Rebuilding Freedoms Previously Presumed: Examples', lines, new Set([0]))).toBeNull();
   });
 
+  it('matches a title whose bookmark drops a hyphen the page sets', () => {
+    const lines = [line('2.12. Recommended checking order', 0, 700), line('2.13. Non-regular files', 0, 400), line('text', 0, 380)];
+    expect(matchTitle('2.13. Nonregular files', lines)).toMatchObject({ index: 1, count: 1 });
+    expect(titleTokens('Client\u2011side re-use, -1')).toEqual(['clientside', 'reuse', '1']);
+  });
+
   it('returns null when no line carries most of the title', () => {
     expect(matchTitle('Completely different', [line('nothing alike', 0, 0)])).toBeNull();
     expect(titleTokens('Übungsaufgaben 1.2')).toEqual(['ubungsaufgaben', '1', '2']);
