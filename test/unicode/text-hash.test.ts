@@ -18,6 +18,14 @@ describe('textHash', () => {
     expect(textHash('}')).not.toBe(textHash('});'));
   });
 
+  it('reads a list the same whatever its markers, and a table whatever the width of its delimiter row', () => {
+    // Node's Markdown writes `* item`, the HTML reader `- item`.
+    expect(textHash('* `options` {Object}\n  * `input`')).toBe(textHash('- options {Object}\n  - input'));
+    expect(textHash('+ one\n+ two')).toBe(textHash('- one\n- two'));
+    expect(textHash('| Type      | Properties |\n| --------- | ---------- |')).toBe(textHash('| Type | Properties |\n| --- | --- |'));
+    expect(textHash('- one')).not.toBe(textHash('- two'));
+  });
+
   it('reads no character at or past HASH_REACH from the place', () => {
     const skipped = ' '.repeat(HASH_REACH - 1);
     expect(textHash(`${skipped}a`)).not.toBe(textHash(`${skipped}b`));
