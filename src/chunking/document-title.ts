@@ -3,7 +3,8 @@
  *
  * A title comes, first, from what the document declares: front matter `title` (a `frontmatter` block), or a title
  * a parser puts on the first block it gives (`documentTitle`: HTML `<title>`, PDF metadata `Title`). Otherwise it
- * is the document's first heading when that is a level-1 heading. The chunks of a document all carry its title,
+ * is the document's first heading when that is a level-1 heading and not a numbered section (`1. Introduction`
+ * opens a document's first section; it does not name the document). The chunks of a document all carry its title,
  * and with `contextualize: { title: true }` it is part of what each chunk's size counts, so it must be known
  * before the first block is packed: the stage holds blocks until the title is settled, which a declared title or
  * the first heading does, and at most `TITLE_WINDOW` blocks, past which the document has no title. Memory stays
@@ -71,12 +72,22 @@ function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\(["\\/nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
-/** The title a block settles, if it settles one: a declared title, else a first heading (of level 1, or none). */
+/**
+ * A section number opening a heading (`1. `, `2.3 `, `4.1.2. `): such a heading is a section, not the document's
+ * title. A number without a dot is left alone, as it opens titles too (`10 Tips for …`, `1984 and After`).
+ */
+const SECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2})*\.\s|^\d{1,2}(?:\.\d{1,2})+\s/;
+
+/**
+ * The title a block settles, if it settles one: a declared title, else a first heading (of level 1 and not a
+ * numbered section, or none).
+ */
 function titleFrom(block: Block): { settles: boolean; title?: string | undefined } {
   const declared = cleanTitle(block.documentTitle) ?? (block.kind === 'frontmatter' ? frontMatterTitle(block.text) : undefined);
   if (declared !== undefined) return { settles: true, title: declared };
   if (block.kind !== 'heading') return { settles: false };
-  return { settles: true, title: block.depth === 1 ? cleanTitle(block.title) : undefined };
+  const title = block.depth === 1 ? cleanTitle(block.title) : undefined;
+  return { settles: true, title: title !== undefined && !SECTION_NUMBER.test(title) ? title : undefined };
 }
 
 /**

@@ -41,6 +41,10 @@ describe('the title stage', () => {
     // A first heading of another level settles it: a later level-1 heading is a chapter, not the title.
     expect(titleOf('## Contents\n\ntext\n\n# Chapter one\n\ntext\n').title).toBeUndefined();
     expect(titleOf('just text\n').title).toBeUndefined();
+    expect(titleOf('# 1. Introduction\n\ntext\n\n# 2. Usage\n').title).toBeUndefined();
+    expect(titleOf('# 2.1 Setup\n\ntext\n').title).toBeUndefined();
+    expect(titleOf('# 1984 and After\n\ntext\n').title).toBe('1984 and After');
+    expect(titleOf('# 10 Tips for Chunking\n\ntext\n').title).toBe('10 Tips for Chunking');
   });
 
   it('takes a title a parser declares on a block before any heading', () => {
