@@ -33,6 +33,8 @@ export interface OutlineSpec {
 export interface PdfOptions {
   /** Bookmarks (the document outline). */
   readonly outline?: readonly OutlineSpec[];
+  /** The document information dictionary's `Title`. */
+  readonly title?: string;
 }
 
 /** Encodes text for a WinAnsi string operand: escapes, and the bullet and dashes outside Latin-1. */
@@ -261,7 +263,8 @@ export function buildPdf(pages: readonly PageSpec[], options: PdfOptions = {}): 
   const outlines = options.outline !== undefined && options.outline.length > 0 ? addOutline(options.outline, kids, add, objects) : null;
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlines === null ? '' : ` /Outlines ${outlines} 0 R /PageMode /UseOutlines`} >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return serializePdf(objects, catalog);
+  const info = options.title === undefined ? null : add(`<< /Title ${pdfString(options.title)} >>`);
+  return serializePdf(objects, catalog, info === null ? '' : ` /Info ${info} 0 R`);
 }
 
 /** Adds the outline dictionary and its items (linked as siblings and children); returns the dictionary's number. */

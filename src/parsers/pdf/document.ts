@@ -15,6 +15,7 @@ import type { Core } from '../../core.js';
 import type { Block } from '../../types.js';
 import { createBlockSequence, type PageGroups } from './block-sequence.js';
 import { createBlockWriter } from './block-writer.js';
+import { coverTitle } from './cover-title.js';
 import { createFontRegistry, createPitchStats, type FontRegistry, type PitchStats } from './fonts.js';
 import { createFurnitureDetector, furnitureCandidates, type FurnitureDetector } from './furniture.js';
 import { looksTabular } from './graphics.js';
@@ -49,6 +50,8 @@ export interface PdfAssembler extends Core<PdfPageInput, Block> {
    */
   needsGraphics(page: { readonly number?: number; readonly items: readonly PdfTextItem[] }): boolean;
   warnings(): string[];
+  /** The title page 1 shows in its largest type (`cover-title.ts`), once page 1 is laid out; else `undefined`. */
+  coverTitle(): string | undefined;
   /** Pages whose text is unreadable (fonts without a Unicode mapping): they gave no text and need OCR. */
   unreadablePages(): number[];
 }
@@ -71,8 +74,10 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
   const regions: RegionCounter = { next: 0 };
   const outlineDepth = Math.max(0, ...(options.outline ?? []).map((e) => e.depth));
   const outlineSizes = { smallest: Number.POSITIVE_INFINITY };
+  const cover: { title?: string } = {};
   const layOut = (page: PageContent): PageGroups => {
     const useOutline = outline.decide(page, pending);
+    if (page.number === 1) cover.title = coverTitle(page.lines, doc.stats.bodySize());
     return groupPage(
       page,
       {
@@ -110,6 +115,7 @@ export function createPdfAssembler(options: PdfAssemblerOptions = {}): PdfAssemb
       return out;
     },
     warnings: () => outline.warnings(),
+    coverTitle: () => cover.title,
     unreadablePages: () => [...unreadable],
   };
 }

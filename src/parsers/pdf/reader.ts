@@ -10,6 +10,7 @@
  */
 import { resolve } from 'node:path';
 import { normalizeParseOptions, type ParseConfig, type ParseOptions } from '../../config.js';
+import { authoredTitle } from './cover-title.js';
 import { createPdfAssembler, PDF_BLOCK_SEPARATOR, type PdfPageInput } from './document.js';
 import { openPdfSession } from './sandbox.js';
 import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
@@ -93,8 +94,9 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
   });
   try {
     const warnings = [...session.warnings];
-    const stamp = titleStamp(session.title);
     const assembler = createPdfAssembler({ outline: session.outline });
+    // The first block comes once page 1 is laid out, so its cover title is known by then.
+    const stamp = titleStamp(() => authoredTitle(session.title) ?? assembler.coverTitle());
     const scanned: number[] = [];
     const truncated: number[] = [];
     const pages = session.pages;
@@ -171,12 +173,16 @@ function pageList(pages: readonly number[]): string {
   return pages.length > 10 ? `pages ${head}, …` : `page${pages.length === 1 ? '' : 's'} ${head}`;
 }
 
-/** Puts the document's metadata title on the first block given (`documentTitle`), and passes the others as they are. */
-function titleStamp(title: string | undefined): (block: Block) => Block {
+/**
+ * Puts the document's title on the first block given (`documentTitle`): the metadata title an author wrote, else the
+ * cover's, read when that block comes; passes the others as they are.
+ */
+function titleStamp(titleOf: () => string | undefined): (block: Block) => Block {
   const state = { first: true };
   return (block) => {
     if (!state.first) return block;
     state.first = false;
+    const title = titleOf();
     return title === undefined ? block : { ...block, documentTitle: title };
   };
 }
