@@ -32,7 +32,7 @@ import {
   type Container,
 } from './containers.js';
 import { MAIN_REGION, OUTSIDE_REGION, type ContentMode, type DraftBlock, type Region } from './document.js';
-import { BLOCK_ELEMENTS, BOILERPLATE, BOILERPLATE_ROLES, CLOSED_BY, HEADING_DEPTH, NEVER_TEXT, PERMALINK_TEXTS, SECTIONING, VOID_ELEMENTS } from './elements.js';
+import { BLOCK_ELEMENTS, BOILERPLATE, BOILERPLATE_ROLES, CLOSED_BY, hasClassName, HEADING_DEPTH, NAVIGATION_CLASSES, NEVER_TEXT, PERMALINK_TEXTS, SECTIONING, VOID_ELEMENTS } from './elements.js';
 import { cutPoint, dropHead, FlowText, sourceAt } from './flow-text.js';
 import type { Attributes, TokenHandler } from './tokens.js';
 
@@ -248,6 +248,7 @@ export class BlockBuilder implements TokenHandler {
     if (NEVER_TEXT.has(name) || attributes.hidden !== undefined || attributes['aria-hidden']?.trim().toLowerCase() === 'true') return true;
     if (this.#mode === 'all') return false;
     if (BOILERPLATE.has(name) || BOILERPLATE_ROLES.has(attributes.role?.trim().toLowerCase() ?? '')) return true;
+    if (hasClassName(attributes.class, NAVIGATION_CLASSES)) return true;
     return (name === 'header' || name === 'footer') && this.#sectioning === 0;
   }
 

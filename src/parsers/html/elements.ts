@@ -27,6 +27,20 @@ export const SECTIONING: ReadonlySet<string> = new Set(['main', 'article', 'sect
 /** ARIA roles of landmarks that are not the page's content. */
 export const BOILERPLATE_ROLES: ReadonlySet<string> = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
 
+/**
+ * Class names that mark navigation on pages older than `nav` and ARIA: DocBook's `Prev | Up | Next` tables
+ * (`class="nav"`, `navheader`, `navfooter`) and tables of contents (`toc`), the `navigation` bars of generated API
+ * references, breadcrumb trails and skip links. Matched as whole class names, so `nav-zlib` or `tocbot-content` are not.
+ */
+export const NAVIGATION_CLASSES: ReadonlySet<string> = new Set(['nav', 'navbar', 'navigation', 'navheader', 'navfooter', 'toc', 'breadcrumb', 'breadcrumbs', 'skip-link']);
+
+/** True when a `class` attribute holds one of `names` as a whole class name (ASCII case-insensitive, as HTML matches them in quirks mode). */
+export function hasClassName(classes: string | undefined, names: ReadonlySet<string>): boolean {
+  if (classes === undefined) return false;
+  for (const name of classes.toLowerCase().split(/[ \t\n\f\r]+/)) if (names.has(name)) return true;
+  return false;
+}
+
 /** Elements that separate blocks: text before and after them is never one paragraph. */
 export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset',

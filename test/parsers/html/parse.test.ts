@@ -126,6 +126,19 @@ describe('parseHtml: only the content', () => {
     ]);
   });
 
+  it('drops the navigation older pages mark with class names only, and keeps it when asked for everything', () => {
+    const html = `<div class="navheader"><table class="nav" summary="Navigation header"><tr><td>Prev</td><td>Up</td><td>Next</td></tr></table></div>
+      <div class="toc"><ul><li>1. Overview</li></ul></div><h1>Manual</h1><p class="Nav-zlib intro">Kept</p>
+      <table class="navigation"><tr><td>Home</td></tr></table><ol class="breadcrumb"><li>Docs</li></ol><p>Also kept</p>
+      <div class="TOC  nav"><p>no</p></div>`;
+    expect(read(html)).toEqual([
+      ['heading', 'Manual', 1],
+      ['paragraph', 'Kept'],
+      ['paragraph', 'Also kept'],
+    ]);
+    expect(read(html, { htmlContent: 'all' }).map((b) => b[1]).join(' ')).toMatch(/Prev.*1\. Overview.*Home.*Docs/s);
+  });
+
   it('reads only main when there is one, else a single article, else the whole page', () => {
     expect(read('<p>before</p><main><p>inside</p></main><p>after</p>')).toEqual([['paragraph', 'inside']]);
     expect(read('<p>before</p><div role="main"><p>inside</p></div>')).toEqual([['paragraph', 'inside']]);
