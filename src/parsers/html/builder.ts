@@ -297,7 +297,8 @@ export class BlockBuilder implements TokenHandler {
       this.#endLeaf(start);
       this.#container = createList(name === 'ol', Number.parseInt(attributes.start ?? '1', 10) || 1, this.#region, start, this.#stack.length);
       element.opened = 'container';
-    } else if (name === 'table') {
+    } else if (name === 'table' && role !== 'presentation' && role !== 'none') {
+      // A table marked as layout (`role="presentation"`) is no table: its cells are read as the blocks they hold.
       this.#endLeaf(start);
       this.#container = createTable(this.#region, start, this.#stack.length);
       element.opened = 'container';

@@ -139,6 +139,18 @@ describe('parseHtml: only the content', () => {
     expect(read(html, { htmlContent: 'all' }).map((b) => b[1]).join(' ')).toMatch(/Prev.*1\. Overview.*Home.*Docs/s);
   });
 
+  it('reads a layout table (role="presentation" or "none") as the blocks its cells hold', () => {
+    const html = `<table role="presentation"><tr><td><h1>Guide</h1><p>First.</p></td><td><pre><code class="language-sh">make</code></pre></td></tr></table>
+      <table role="none"><tr><td>Cell text</td></tr></table><table><tr><th>Name</th></tr><tr><td>a</td></tr></table>`;
+    expect(read(html)).toEqual([
+      ['heading', 'Guide', 1],
+      ['paragraph', 'First.'],
+      ['code', 'make', 'sh'],
+      ['paragraph', 'Cell text'],
+      ['table', '| Name |\n| --- |\n| a |'],
+    ]);
+  });
+
   it('reads only main when there is one, else a single article, else the whole page', () => {
     expect(read('<p>before</p><main><p>inside</p></main><p>after</p>')).toEqual([['paragraph', 'inside']]);
     expect(read('<p>before</p><div role="main"><p>inside</p></div>')).toEqual([['paragraph', 'inside']]);
