@@ -276,7 +276,9 @@ export class BlockBuilder implements TokenHandler {
     const role = attributes.role?.trim().toLowerCase();
     const depth = HEADING_DEPTH.get(name) ?? (role === 'heading' ? 2 : undefined);
     const container = this.#container;
-    if (container !== null) return this.#enterInside(container, element, name, attributes, depth !== undefined);
+    if (container !== null && !this.#layoutTableEnds(container, depth !== undefined, start)) {
+      return this.#enterInside(container, element, name, attributes, depth !== undefined);
+    }
     if (depth !== undefined) {
       this.#endLeaf(start);
       this.#startLeaf('heading', start, headingDepth(depth, attributes['aria-level']));
@@ -362,6 +364,29 @@ export class BlockBuilder implements TokenHandler {
       return;
     }
     if (heading || BLOCK_ELEMENTS.has(name)) flow.paragraphBreak();
+  }
+
+  /**
+   * True when a heading starts in a cell of the table being read, or of a table nested in it: that table lays a page
+   * out rather than holding data (old generated docs set a whole page in `border="0"` tables nested three deep), so
+   * it ends here, what its rows held so far given as a table, and the rest of it is read as the blocks its cells hold.
+   */
+  #layoutTableEnds(container: Container, heading: boolean, at: number): boolean {
+    if (!heading || container.kind !== 'table') return false;
+    for (let i = this.#stack.length - 1; i >= 0; i--) {
+      const open = this.#stack[i] as OpenElement;
+      if (open.opened !== 'container') continue;
+      open.opened = null;
+      break;
+    }
+    // The row the heading stands in holds nothing yet but the cell it opens: it is no row of the table.
+    const blank = (text: string): boolean => !/[^ \t\n\f\r]/.test(text);
+    if ((container.row?.cells ?? []).every(blank) && blank(container.cell?.text ?? '')) {
+      container.row = null;
+      container.cell = null;
+    }
+    this.#endContainer(at);
+    return true;
   }
 
   #enterInTable(table: Extract<Container, { kind: 'table' }>, name: string): void {

@@ -151,6 +151,29 @@ describe('parseHtml: only the content', () => {
     ]);
   });
 
+  it('reads a table that lays out a page (a heading in a cell) as the blocks its cells hold from that heading on', () => {
+    const html = `<table border="0" width="100%"><tr><td>Logo</td><td>Home</td></tr><tr><td><h2>Description</h2>
+      <p>Applies a stylesheet.</p><table border="0"><tr><td>ctxt:</td><td>the context</td></tr></table>
+      <h3>Function: apply</h3><pre class="programlisting">void apply(ctxt)</pre></td></tr></table><p>After.</p>`;
+    expect(read(html)).toEqual([
+      ['table', '| Logo | Home |\n| --- | --- |'],
+      ['heading', 'Description', 1],
+      ['paragraph', 'Applies a stylesheet.'],
+      ['table', '| ctxt: | the context |\n| --- | --- |'],
+      ['heading', 'Function: apply', 2],
+      ['code', 'void apply(ctxt)', null],
+      ['paragraph', 'After.'],
+    ]);
+    // Layout tables nest: a heading in an inner one ends the outer one too.
+    expect(read('<table><tr><td>Logo</td></tr><tr><td><table><tr><td><h4>Usage</h4><p>Text.</p></td></tr></table></td></tr></table>')).toEqual([
+      ['table', '| Logo |\n| --- |'],
+      ['heading', 'Usage', 1],
+      ['paragraph', 'Text.'],
+    ]);
+    // A data table's cells hold no headings: it stays a table.
+    expect(read('<table><tr><th>A</th></tr><tr><td><table><tr><td><b>x</b></td></tr></table></td></tr></table>').map((b) => b[0])).toEqual(['table']);
+  });
+
   it('reads only main when there is one, else a single article, else the whole page', () => {
     expect(read('<p>before</p><main><p>inside</p></main><p>after</p>')).toEqual([['paragraph', 'inside']]);
     expect(read('<p>before</p><div role="main"><p>inside</p></div>')).toEqual([['paragraph', 'inside']]);
