@@ -5,7 +5,7 @@
  * (`text-levels.ts`); an injected one is checked at its protocol boundary (`protocols.ts`). The same cut, at a
  * smaller budget, makes a span smaller when the packer finds a chunk over its room (`cutSmaller`).
  */
-import type { Sizer, SpanSplitter } from '../protocols.js';
+import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import type { Block, Span } from '../types.js';
 import { blockLevels, trimEnd, trimStart, type BlockLevels, type BlockNode } from './block-levels.js';
 import { blockSource, framedWholeSpan, toBlockSpans, type BlockSpan, type SpanSource } from './block-spans.js';
@@ -73,7 +73,9 @@ function blockLevelFamily(text: string, levels: BlockLevels, rest: number, frame
   // A part of a row stands alone without the frame; a part of a line is packed with its neighbours, in the frame.
   const partRoom = levels.partsStandAlone ? rest : rest - frame.prefixSize - frame.suffixSize;
   return {
-    measure: (start, end, _gapStart, _level, node) => (node.below !== undefined && end - start > rest * UNMEASURED_SPAN ? Number.POSITIVE_INFINITY : ctx.sizer.size(text.slice(start, end))),
+    // Measured only up to the room: a span past it is cut, whatever it measures (a row of a wide table, 24 KB,
+    // was counted whole before the TextSplitter cut it).
+    measure: (start, end, _gapStart, _level, node, room) => (node.below !== undefined && end - start > rest * UNMEASURED_SPAN ? Number.POSITIVE_INFINITY : sizeUpTo(ctx.sizer, text.slice(start, end), room)),
     keepsWhole: () => false,
     cutBelow(start, end, level, size, node, descent) {
       if (node.below === undefined) {
