@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { invalidOption, type TokenEncoding } from '../../config.js';
 import type { Sizer } from '../../protocols.js';
+import { isSpaceCode } from '../../unicode/segment-windows.js';
 import { cl100kPreTokenEnd } from './cl100k-pretokens.js';
 import { createPieceCache, createRankTable, type PieceCache, type RankTable } from './count-tables.js';
 import { createMinHeap } from './min-heap.js';
@@ -71,7 +72,6 @@ interface Resume {
 
 /** Characters of lookahead kept between the resume place and the end of the text (see `resumePlace`). */
 const RESUME_MARGIN = 8;
-const WHITESPACE = /\s/;
 
 /**
  * The latest place in `text` from which counting `text + more` may resume, whatever `more` is: a pre-token that
@@ -83,7 +83,7 @@ const WHITESPACE = /\s/;
  */
 function resumePlace(text: string): number {
   let end = text.length;
-  while (end > 0 && WHITESPACE.test(text.charAt(end - 1))) end--;
+  while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
   return Math.min(end, text.length - RESUME_MARGIN);
 }
 
