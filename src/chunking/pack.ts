@@ -10,7 +10,7 @@ import { sizeUpTo, type Sizer } from '../protocols.js';
 import { holdsBlankLine } from '../unicode/lines.js';
 import { createTextHasher, type TextHasher } from '../unicode/text-hash.js';
 import type { Budget, CutBudget } from './budget.js';
-import { contentDefinedLast, placeValue } from './content-cuts.js';
+import { contentDefinedLast, placeValue, type PlaceList } from './content-cuts.js';
 import { fitKnown, type Grow } from './fit.js';
 import type { LevelSpan } from './levels.js';
 
@@ -152,6 +152,23 @@ function valueAt(reads: SpanReads, spans: readonly LevelSpan[], k: number, rules
   return value;
 }
 
+/**
+ * The places before `spans[first]` back to `before` (a negative position), nearest first, into `into`: what
+ * `content-cuts.ts` would read through `added` and `valueBefore` (every span's place is eligible), read from the
+ * spans' reads directly. A run looks back at some hundred places of the run before it.
+ */
+function readEarlierSpans(first: number, before: number, into: PlaceList, packing: { spans: readonly LevelSpan[]; rules: PackRules; reads: SpanReads }): void {
+  const { spans, rules, reads } = packing;
+  let position = 0;
+  for (let k = first - 1; k >= 0; k--) {
+    position -= k === 0 ? rules.alone(spans[0] as LevelSpan) : joinedAt(reads, spans, k, rules);
+    if (position < before) return;
+    into.positions[into.count] = position;
+    into.values[into.count] = valueAt(reads, spans, k, rules);
+    into.count++;
+  }
+}
+
 /** The index of the first span at or after `from` packed alone, or the number of spans. */
 function nextStandingAlone(spans: readonly LevelSpan[], from: number): number {
   let k = from;
@@ -182,7 +199,10 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
     grow: ONE_BY_ONE,
     // The places of the runs before this one compete too: where a run ends then depends on the text alone.
     choose: (first, end) =>
-      contentDefinedLast({ first, last: end, earliest: 0, added, valueBefore: (k) => valueAt(reads, spans, k, rules) }, desired),
+      contentDefinedLast(
+        { first, last: end, earliest: 0, added, valueBefore: (k) => valueAt(reads, spans, k, rules), readEarlier: (before, into) => readEarlierSpans(first, before, into, { spans, rules, reads }) },
+        desired,
+      ),
   });
   const end = found.last;
   let fallback = false;
