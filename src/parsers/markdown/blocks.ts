@@ -386,7 +386,7 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
       break;
     case 'list':
       block.ordered = node.ordered === true;
-      block.items = listItems(node, shift);
+      block.items = listItems(node, batch.text, shift);
       break;
   }
   return block as unknown as Block;
@@ -426,12 +426,30 @@ function tableRows(node: Table, text: string, shift: number): { rows: Span[]; de
   return { rows, delimiterRow: { start: start + shift, end: end + shift } };
 }
 
-function listItems(list: List, shift: number): ListItemSpan[] {
-  return list.children.map((item) => {
+/**
+ * The spans of a list's items, each ending before the next item starts and within `limit` (its parent item's end).
+ * mdast can end an item past the start of the next one: with GFM task lists, `- [x] \`\`\`` then an indented
+ * fence runs the item over the next item's marker (marked's tasklist_blocks.md), and a chunk cut between the two
+ * items overlapped the one before it.
+ */
+function listItems(list: List, text: string, shift: number, limit = Number.POSITIVE_INFINITY): ListItemSpan[] {
+  return list.children.map((item, i) => {
+    const span = spanOf(item, 0);
+    const next = list.children[i + 1]?.position?.start.offset;
+    let end = Math.min(span.end, limit);
+    if (next !== undefined && end > next) {
+      end = next;
+      while (end > span.start && isWhitespace(text.charCodeAt(end - 1))) end--;
+    }
     const nested: ListItemSpan[] = [];
-    for (const child of item.children) if (child.type === 'list') nested.push(...listItems(child, shift));
-    return { ...spanOf(item, shift), items: nested };
+    for (const child of item.children) if (child.type === 'list') nested.push(...listItems(child, text, shift, end));
+    return { start: span.start + shift, end: end + shift, items: nested };
   });
+}
+
+/** Space, tab, line feed or carriage return. */
+function isWhitespace(code: number): boolean {
+  return code === SPACE || code === TAB || code === LF || code === CR;
 }
 
 const IMG_SRC = /<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;

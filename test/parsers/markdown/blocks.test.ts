@@ -67,6 +67,14 @@ describe('parseBatch', () => {
     expect(list?.kind === 'list' && list.items.map((i) => i.items.length)).toEqual([1, 0]);
   });
 
+  it('ends a list item before the next one starts, where mdast runs it over the next marker', () => {
+    // GFM task list: after `- [x] \`\`\`` mdast ends the item two characters into the next one (marked's tasklist_blocks.md).
+    const text = '- [x] ```\n  ```\n- [x] [def]: https://example.com\n  - nested';
+    const [list] = parse(text);
+    const items = list?.kind === 'list' ? list.items.map((i) => text.slice(i.start - 1000, i.end - 1000)) : [];
+    expect(items).toEqual(['- [x] ```\n  ```', '- [x] [def]: https://example.com\n  - nested']);
+  });
+
   it('finds images, formulas and code nested in a block', () => {
     const [quote, list] = parse('> ![alt](pic.png) and $x^2$\n\n- item\n\n  ```py\n  x\n  ```');
     expect(quote?.features).toEqual({ images: ['pic.png'], math: true });
