@@ -172,6 +172,11 @@ function createGraphicsPolicy(fonts: FontRegistry) {
   const state = { lookups: 0 };
   return {
     needsGraphics(page: { readonly number?: number; readonly items: readonly PdfTextItem[] }, outlineActive: boolean): boolean {
+      // Right-to-left text may hold ligatures that pdf.js spells backwards; only the glyphs tell which.
+      if (!page.items.some((i) => visibleLength(i.str) > 0) || looksTabular(page.items) || page.items.some((i) => i.rtl === true)) return true;
+      // With an outline, headings come from it, and what fonts are named matters little. Checked before the
+      // characters are counted by font, which past the first pages no page needs.
+      if (outlineActive || state.lookups >= FONT_LOOKUPS || (page.number ?? 0) > FONT_LOOKUP_PAGES) return false;
       const chars = new Map<string, number>();
       let total = 0;
       for (const item of page.items) {
@@ -180,10 +185,6 @@ function createGraphicsPolicy(fonts: FontRegistry) {
         total += n;
         chars.set(item.fontName, (chars.get(item.fontName) ?? 0) + n);
       }
-      // Right-to-left text may hold ligatures that pdf.js spells backwards; only the glyphs tell which.
-      if (total === 0 || looksTabular(page.items) || page.items.some((i) => i.rtl === true)) return true;
-      // With an outline, headings come from it, and what fonts are named matters little.
-      if (outlineActive || state.lookups >= FONT_LOOKUPS || (page.number ?? 0) > FONT_LOOKUP_PAGES) return false;
       let unnamed = 0;
       for (const [id, n] of chars) if (!asked.has(id) && !fonts.named(id)) unnamed += n;
       if (unnamed < UNNAMED_SHARE * total) return false;
