@@ -21,6 +21,18 @@ export interface DocxDocument {
   readonly warnings: string[];
 }
 
+/** mammoth's link from the end of a note back to where it is referenced. */
+const BACK_LINK = /<a href="#(?:footnote|endnote|comment)-ref-[^"<>]*">\u2191<\/a>/g;
+
+/**
+ * mammoth ends each footnote and endnote with a link back to its reference, written `↑`: no text of the document, and
+ * a token in every note's chunk. It is blanked with spaces of its length, so that `sourceStart`/`sourceEnd` still
+ * point into the HTML mammoth wrote.
+ */
+function blankBackLinks(html: string): string {
+  return html.replace(BACK_LINK, (link) => ' '.repeat(link.length));
+}
+
 /** Images are not read: a Word file's pictures would be inlined as data URIs, megabytes each. */
 const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 const MAX_WARNINGS = 10;
@@ -35,7 +47,7 @@ export async function readDocx(bytes: Buffer, config: Pick<ParseConfig, 'fatal'>
     throw new ChunkError('ERR_DOCX_INVALID', `Not a readable Word file: ${(error as Error).message}`, { cause: error });
   }
   const core = createHtmlCore({ fatal: config.fatal, htmlContent: 'all' });
-  const blocks = [...core.write(result.value), ...core.end()];
+  const blocks = [...core.write(blankBackLinks(result.value)), ...core.end()];
   const warnings = [...new Set(result.messages.map((m) => m.message))].slice(0, MAX_WARNINGS);
   return { blocks, text: extractedText(blocks), warnings };
 }

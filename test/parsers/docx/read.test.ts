@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { Document, FootnoteReferenceRun, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkFile } from '../../../src/api/chunk.js';
 import { detectFileFormat, detectFormat } from '../../../src/parsers/detect.js';
@@ -67,6 +67,19 @@ describe('Word files', () => {
       ['table', '| Name | Default |\n| --- | --- |\n| verbose | false |'],
     ]);
     for (const b of blocks) expect(text.slice(b.start, b.end)).toBe(b.text);
+  });
+
+  it("reads footnotes without mammoth's back-link arrows, their source ranges still in mammoth's HTML", async () => {
+    const doc = new Document({
+      footnotes: { 1: { children: [new Paragraph('A tachyon walks into a bar.')] } },
+      sections: [{ children: [new Paragraph({ children: [new TextRun('Ouch'), new FootnoteReferenceRun(1), new TextRun('.')] })] }],
+    });
+    const { blocks, text } = await readDocx(await Packer.toBuffer(doc), { fatal: false });
+    expect(text).toContain('A tachyon walks into a bar.');
+    expect(text).not.toContain('\u2191');
+    for (const b of blocks) expect(text.slice(b.start, b.end)).toBe(b.text);
+    const note = blocks.find((b) => b.text.includes('tachyon')) as Block;
+    expect(note.sourceEnd as number).toBeGreaterThan(note.sourceStart as number);
   });
 
   it('is detected by extension and by its ZIP signature; chunkFile and the stream agree', async () => {
