@@ -48,7 +48,8 @@ function canJoin(a: PackedDraft, b: PackedDraft): boolean {
 /**
  * Fuses each chunk below `minSize` into its previous or next neighbour when the result fits, with room left for
  * `overlap` as the packer leaves it (a fused chunk as large as `maxSize` would get no overlap); one that starts with a
- * heading only into the next, with what the heading introduces. Fused backward, a heading would end the chunk
+ * heading only into the next, with what the heading introduces; none into a next that opens a section of its own
+ * (`opensOtherSection`). Fused backward, a heading would end the chunk
  * before it, and whether it did would hang on the chunk's size, which an edit above changes (Node's
  * perf_hooks.md: a heading and its first sentence went to the previous section's tail or not, and four chunks
  * after it moved).
@@ -68,7 +69,7 @@ function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure):
       }
     }
     const next = drafts[i + 1];
-    if (draft.size < config.minSize && next !== undefined && canJoin(draft, next)) {
+    if (draft.size < config.minSize && next !== undefined && canJoin(draft, next) && !opensOtherSection(draft, next)) {
       const joined = join(draft, next, m, limit);
       if (joined !== null) {
         draft = joined;
@@ -78,6 +79,20 @@ function fuseSmall(drafts: PackedDraft[], config: ChunkConfig, m: ChunkMeasure):
     out.push(draft);
   }
   return out;
+}
+
+/**
+ * True when `next` opens a section that is not inside the one `draft` starts in: it starts with a heading as deep as
+ * the innermost heading in force where `draft` starts, or shallower. Fused, the chunk would begin in `draft`'s
+ * section and carry its breadcrumb over all of `next`'s (a small method's entry in Node's API docs lent its name to
+ * the larger entry after it); the packer ended `draft` before that heading, so it stays a small chunk of whole
+ * sections. Only a section whose text continues in `next`, or one of its subsections, is what it introduces.
+ */
+function opensOtherSection(draft: PackedDraft, next: PackedDraft): boolean {
+  if (!startsWithHeading(next)) return false;
+  const own = draft.heading.levels.at(-1);
+  const opened = next.heading.levels.at(-1);
+  return own !== undefined && opened !== undefined && opened <= own;
 }
 
 /** True when a draft's first span is a heading (a draft's kinds are in the order its spans bring them). */

@@ -49,6 +49,22 @@ describe('the default optimizer', () => {
     expect(optimize([draft(a as BlockSpan), draft(h as BlockSpan, intro as BlockSpan), draft(c as BlockSpan)])).toEqual([words(10), '### H\n\nIntro.', words(16, 20)]);
   });
 
+  it('fuses a small draft into the next one only when that one goes on in its section, not when it opens another', () => {
+    const config = normalizeOptions({ unit: 'chars', maxSize: 60, minSize: 16 });
+    const measure = createChunkMeasure(config, charSizer);
+    const under = (path: string[], levels: number[]) => ({ path, levels, breadcrumb: path.join(' > ') });
+    const specs: BlockSpec[] = [{ kind: 'heading', depth: 3, text: '### A' }, p('Small.'), { kind: 'heading', depth: 3, text: '### B' }, { kind: 'heading', depth: 4, text: '#### A1' }, p(words(4, 10))];
+    const headings = [under(['A'], [3]), under(['A'], [3]), under(['B'], [3]), under(['A', 'A1'], [3, 4]), under(['A', 'A1'], [3, 4])];
+    const { blocks } = handMade(specs);
+    const [a, small, b, a1, body] = blocks.map((x, i) => wholeSpan({ ...x, heading: headings[i] ?? NO_HEADING }, x.text.length)) as BlockSpan[];
+    const draft = (...spans: BlockSpan[]) => buildDraft(spans, 0, measure);
+    const optimize = (d: PackedDraft[]) => createDefaultOptimizer(measure).optimize(d, config).map((x) => x.text);
+    // Section A whole, then its sibling B: fused, B's text would go under A's breadcrumb.
+    expect(optimize([draft(a as BlockSpan, small as BlockSpan), draft(b as BlockSpan, body as BlockSpan)])).toEqual(['### A\n\nSmall.', `### B\n\n${words(4, 10)}`]);
+    // Section A's start, then its subsection A1: what A introduces.
+    expect(optimize([draft(a as BlockSpan, small as BlockSpan), draft(a1 as BlockSpan, body as BlockSpan)])).toEqual([`### A\n\nSmall.\n\n#### A1\n\n${words(4, 10)}`]);
+  });
+
   it('does not fuse across sections, over the limit, or across a frame', () => {
     const sections = drafts([p(words(10), 0), p('tiny', 1)], { maxSize: 60, minSize: 10 });
     expect(sections.optimize(sections.drafts)).toHaveLength(2);
