@@ -63,6 +63,10 @@ export interface TextHasher {
  * that it is read again seldom as the places move on; small enough to stay in cache.
  */
 const HASHER_WINDOW = 16 * HASH_REACH;
+/** Length of the first stretch a `TextHasher` reads (see `fillWindow`). */
+const FIRST_STRETCH = 2 * HASH_REACH;
+const NO_CODES = new Uint16Array(0);
+const NO_COUNTS = new Int32Array(1);
 
 /**
  * What a `TextHasher` keeps of `[base, end)`: the characters a hash reads, in order (`codes`), and for each offset
@@ -88,8 +92,7 @@ interface HashWindow {
  * already made from the same characters.
  */
 export function createTextHasher(text: string): TextHasher {
-  const size = Math.min(HASHER_WINDOW, text.length);
-  const window: HashWindow = { base: 0, end: -1, codes: new Uint16Array(size), before: new Int32Array(size + 1), memoFrom: -1, memoTo: -1, memoHash: 0 };
+  const window: HashWindow = { base: 0, end: -1, codes: NO_CODES, before: NO_COUNTS, memoFrom: -1, memoTo: -1, memoHash: 0 };
   return {
     hashAt(from) {
       const reach = Math.min(text.length, from + HASH_REACH);
@@ -111,7 +114,14 @@ export function createTextHasher(text: string): TextHasher {
  * ending at `reach` when they move back (a run looking at the places before it).
  */
 function fillWindow(window: HashWindow, text: string, from: number, reach: number): void {
-  const size = window.codes.length;
+  if (window.codes === NO_CODES) {
+    const size = Math.min(HASHER_WINDOW, text.length);
+    window.codes = new Uint16Array(size);
+    window.before = new Int32Array(size + 1);
+  }
+  // The first stretches are short, then each twice the last: a text of which a cut hashes a few places only (its
+  // head, a run that fits whole) is not read far past them.
+  const size = Math.min(window.codes.length, Math.max(FIRST_STRETCH, 2 * (window.end - window.base)));
   const base = from < window.base ? Math.max(0, reach - size) : from;
   const end = Math.min(text.length, base + size);
   let count = 0;
