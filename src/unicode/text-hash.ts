@@ -65,6 +65,13 @@ export interface TextHasher {
 const HASHER_WINDOW = 16 * HASH_REACH;
 /** Length of the first stretch a `TextHasher` reads (see `fillWindow`). */
 const FIRST_STRETCH = 2 * HASH_REACH;
+/**
+ * Distance (UTF-16 units) within which places are near: a stretch of the text is read for a run of places near
+ * each other (the places between words, a few units apart), and any other place is hashed alone, reading no more
+ * than its hash does. Junk cut into runs of clusters has a place every hundred units or so, with a short word here
+ * and there: a stretch read around each pair was read for a hash or two.
+ */
+const NEAR_PLACES = 16;
 const NO_CODES = new Uint16Array(0);
 const NO_COUNTS = new Int32Array(1);
 
@@ -81,6 +88,9 @@ interface HashWindow {
   memoFrom: number;
   memoTo: number;
   memoHash: number;
+  /** The last place hashed, and whether it was near the one before it (`NEAR_PLACES`). */
+  last: number;
+  near: boolean;
 }
 
 /**
@@ -92,17 +102,25 @@ interface HashWindow {
  * already made from the same characters.
  */
 export function createTextHasher(text: string): TextHasher {
-  const window: HashWindow = { base: 0, end: -1, codes: NO_CODES, before: NO_COUNTS, memoFrom: -1, memoTo: -1, memoHash: 0 };
+  const window: HashWindow = { base: 0, end: -1, codes: NO_CODES, before: NO_COUNTS, memoFrom: -1, memoTo: -1, memoHash: 0, last: Number.NEGATIVE_INFINITY, near: false };
   return {
     hashAt(from) {
       const reach = Math.min(text.length, from + HASH_REACH);
-      if (from < window.base || reach > window.end) fillWindow(window, text, from, reach);
+      // A stretch is read once two places in a row are near the one before.
+      const near = Math.abs(from - window.last) <= NEAR_PLACES;
+      const inRun = near && window.near;
+      window.last = from;
+      window.near = near;
+      if (from < window.base || reach > window.end) {
+        if (!inRun) return textHash(text, from);
+        fillWindow(window, text, from, reach);
+      }
       const first = window.before[from - window.base] as number;
-      const last = Math.min(window.before[reach - window.base] as number, first + HASHED_CHARACTERS);
-      if (first !== window.memoFrom || last !== window.memoTo) {
-        window.memoHash = hashCodes(window.codes, first, last);
+      const after = Math.min(window.before[reach - window.base] as number, first + HASHED_CHARACTERS);
+      if (first !== window.memoFrom || after !== window.memoTo) {
+        window.memoHash = hashCodes(window.codes, first, after);
         window.memoFrom = first;
-        window.memoTo = last;
+        window.memoTo = after;
       }
       return window.memoHash;
     },
@@ -119,9 +137,9 @@ function fillWindow(window: HashWindow, text: string, from: number, reach: numbe
     window.codes = new Uint16Array(size);
     window.before = new Int32Array(size + 1);
   }
-  // The first stretches are short, then each twice the last: a text of which a cut hashes a few places only (its
-  // head, a run that fits whole) is not read far past them.
-  const size = Math.min(window.codes.length, Math.max(FIRST_STRETCH, 2 * (window.end - window.base)));
+  // The first stretch is short, and each that goes on from the last twice as long: a text of which a cut hashes a
+  // few places only (its head, a run that fits whole, a few words among runs of clusters) is not read far past them.
+  const size = Math.min(window.codes.length, from >= window.base && from <= window.end ? Math.max(FIRST_STRETCH, 2 * (window.end - window.base)) : FIRST_STRETCH);
   const base = from < window.base ? Math.max(0, reach - size) : from;
   const end = Math.min(text.length, base + size);
   let count = 0;

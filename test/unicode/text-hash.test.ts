@@ -40,8 +40,10 @@ describe('createTextHasher', () => {
         hashedText.chain((text) => fc.tuple(fc.constant(text), fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 60 }))),
         ([text, places]) => {
           const hasher = createTextHasher(text);
-          // Forward over every place (as the packer scans), then back and at random (as a run looks back).
+          // Forward over every place (as the packer scans), back over near places and far ones (as a run looks
+          // back), and at random: places in runs are hashed from stretches, far ones alone.
           for (let at = 0; at <= text.length; at++) expect(hasher.hashAt(at)).toBe(textHash(text, at));
+          for (let at = text.length; at >= 0; at -= 5) expect(hasher.hashAt(at)).toBe(textHash(text, at));
           for (let at = text.length; at >= 0; at -= 97) expect(hasher.hashAt(at)).toBe(textHash(text, at));
           for (const at of places) expect(hasher.hashAt(at)).toBe(textHash(text, at));
         },
