@@ -41,6 +41,14 @@ export const MAX_OPEN = 512;
 const DEEP_WARNING = `elements nested deeper than ${MAX_OPEN} levels were read as inline elements`;
 /** Elements whose content the tokenizer reads as raw text: skipped to their end tag, whatever the depth. */
 const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
+/** Anything but HTML's whitespace (space, tab, line feed, form feed, carriage return). */
+const NOT_BLANK = /[^ \t\n\f\r]/;
+
+/** True when `text` is only HTML whitespace: the source's layout between elements, not text. */
+function isBlank(text: string): boolean {
+  return !NOT_BLANK.test(text);
+}
+
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight(?:-source)?)-([\w+#.-]+)/;
 
 
@@ -124,12 +132,12 @@ export class BlockBuilder implements TokenHandler {
     const container = this.#container;
     if (container !== null) {
       // Whitespace between rows and cells is the source's layout, not a cell.
-      if (container.kind === 'table' && container.cell === null && !/[^ \t\n\f\r]/.test(text)) return;
+      if (container.kind === 'table' && container.cell === null && isBlank(text)) return;
       flowOf(container).write(text, start, end);
       return;
     }
     if (this.#leaf === null) {
-      if (!/[^ \t\n\f\r]/.test(text)) return;
+      if (isBlank(text)) return;
       this.#startLeaf('paragraph', start, 1);
     }
     const leaf = this.#leaf as Leaf;
@@ -373,15 +381,10 @@ export class BlockBuilder implements TokenHandler {
    */
   #layoutTableEnds(container: Container, heading: boolean, at: number): boolean {
     if (!heading || container.kind !== 'table') return false;
-    for (let i = this.#stack.length - 1; i >= 0; i--) {
-      const open = this.#stack[i] as OpenElement;
-      if (open.opened !== 'container') continue;
-      open.opened = null;
-      break;
-    }
+    // The table's element stays open, as an element that opened nothing.
+    (this.#stack[container.depth - 1] as OpenElement).opened = null;
     // The row the heading stands in holds nothing yet but the cell it opens: it is no row of the table.
-    const blank = (text: string): boolean => !/[^ \t\n\f\r]/.test(text);
-    if ((container.row?.cells ?? []).every(blank) && blank(container.cell?.text ?? '')) {
+    if ((container.row?.cells ?? []).every(isBlank) && isBlank(container.cell?.text ?? '')) {
       container.row = null;
       container.cell = null;
     }

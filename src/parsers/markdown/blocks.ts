@@ -16,6 +16,7 @@ import type { MarkdownBatch } from './batcher.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { asMicromarkReads } from './block-syntax.js';
 import { holdsInlineMathIn, HTML_IMAGE, mayHoldImageWithoutReferences } from './inline-math.js';
+import { isWhitespace } from './inline-chars.js';
 import { inlineContents } from './paragraph-content.js';
 import { BACKTICK, CR, HASH, LF, SPACE, TAB } from './char-codes.js';
 
@@ -445,11 +446,6 @@ function listItems(list: List, text: string, shift: number, limit = Number.POSIT
     for (const child of item.children) if (child.type === 'list') nested.push(...listItems(child, text, shift, end));
     return { start: span.start + shift, end: end + shift, items: nested };
   });
-}
-
-/** Space, tab, line feed or carriage return. */
-function isWhitespace(code: number): boolean {
-  return code === SPACE || code === TAB || code === LF || code === CR;
 }
 
 const IMG_SRC = /<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
