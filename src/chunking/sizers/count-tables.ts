@@ -32,12 +32,34 @@ export interface CompressedRanks {
   readonly bpe_ranks: string;
 }
 
+/**
+ * What a rank table looks things up in: token `t` is the bytes `pool[starts[t]..starts[t + 1])` with rank
+ * `rankOf[t]`; `slots` is an open-addressing hash table of tokens (entry `t + 1`, 0 for empty, its length a power of
+ * two) and `pairs` the rank of each two-byte token by its bytes (-1 for none). A prebuilt table file
+ * (`rank-table-file.ts`) holds exactly these arrays.
+ */
+export interface RankArrays {
+  readonly pool: Uint8Array;
+  readonly starts: Int32Array;
+  readonly rankOf: Int32Array;
+  readonly slots: Int32Array;
+  readonly pairs: Int32Array;
+}
+
 /** Builds the rank table of js-tiktoken's compressed ranks (tokens in base64, ranks counting up from an offset). */
 export function createRankTable(ranks: CompressedRanks): RankTable {
-  const { pool, starts, rankOf, count } = decodeRanks(ranks.bpe_ranks);
-  const slots = new Int32Array(tableCapacity(count));
+  return rankTableOf(rankArraysOf(ranks));
+}
+
+/** Decodes js-tiktoken's compressed ranks and indexes them: the arrays a rank table looks things up in. */
+export function rankArraysOf(ranks: CompressedRanks): RankArrays {
+  const decoded = decodeRanks(ranks.bpe_ranks);
+  const pool = decoded.pool;
+  const starts = decoded.starts.subarray(0, decoded.count + 1);
+  const rankOf = decoded.rankOf.subarray(0, decoded.count);
+  const slots = new Int32Array(tableCapacity(rankOf.length));
   const mask = slots.length - 1;
-  for (let t = 0; t < count; t++) {
+  for (let t = 0; t < rankOf.length; t++) {
     let slot = hashBytes(pool, starts[t]!, starts[t + 1]!) & mask;
     // A token listed twice keeps its last rank, as in js-tiktoken.
     for (;;) {
@@ -54,12 +76,19 @@ export function createRankTable(ranks: CompressedRanks): RankTable {
     }
   }
   const pairs = new Int32Array(0x10000).fill(-1);
-  for (let t = 0; t < count; t++) {
+  for (let t = 0; t < rankOf.length; t++) {
     const at = starts[t]!;
     if (starts[t + 1]! - at === 2) pairs[(pool[at]! << 8) | pool[at + 1]!] = rankOf[t]!;
   }
+  return { pool, starts, rankOf, slots, pairs };
+}
+
+/** The rank table over decoded (or prebuilt) arrays. */
+export function rankTableOf(arrays: RankArrays): RankTable {
+  const { pool, starts, rankOf, slots, pairs } = arrays;
+  const mask = slots.length - 1;
   return {
-    size: count,
+    size: rankOf.length,
     pairRank: (first, second) => pairs[(first << 8) | second]!,
     rank(bytes, start, end) {
       let slot = hashBytes(bytes, start, end) & mask;

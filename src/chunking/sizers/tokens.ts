@@ -18,13 +18,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { invalidOption, type TokenEncoding } from '../../config.js';
 import type { Sizer } from '../../protocols.js';
 import { isSpaceCode } from '../../unicode/segment-windows.js';
 import { cl100kPreTokenEnd } from './cl100k-pretokens.js';
-import { createPieceCache, createRankTable, type PieceCache, type RankTable } from './count-tables.js';
+import { createPieceCache, type PieceCache, type RankTable, rankArraysOf, rankTableOf } from './count-tables.js';
 import { createMinHeap } from './min-heap.js';
+import { type RankTableFile, ranksFingerprint, readRankTableFile } from './rank-table-file.js';
 import { utf8Into } from './utf8-bytes.js';
 
 /** Pre-tokens longer than this (UTF-16 units) are counted as the sum of pieces of at most this length. */
@@ -221,12 +223,12 @@ function load(encoding: TokenEncoding): LoadedEncoding {
   if (found !== undefined) return found;
   checkEncoding(encoding);
   // A synchronous, lazy load: the ranks of an encoding nobody uses (o200k_base is 2 MB) are never read.
-  const ranks = loadRanks(encoding);
-  const sticky = new RegExp(ranks.pat_str, 'uy');
+  const { pattern, arrays } = loadRanks(encoding);
+  const sticky = new RegExp(pattern, 'uy');
   const enc: LoadedEncoding = {
     preTokenEnd: encoding === 'cl100k_base' ? scannedOrMatched(patternEnd(sticky)) : patternEnd(sticky),
-    pattern: new RegExp(ranks.pat_str, 'gu'),
-    countPiece: createPieceCounter(createRankTable(ranks)),
+    pattern: new RegExp(pattern, 'gu'),
+    countPiece: createPieceCounter(rankTableOf(arrays)),
     cache: createPieceCache(CACHE_GENERATION),
     longCache: createPieceCache(LONG_CACHE_GENERATION),
     singles: new Uint8Array(0x10000),
@@ -237,6 +239,24 @@ function load(encoding: TokenEncoding): LoadedEncoding {
 }
 
 /**
+ * The encoding's pre-token pattern and rank arrays: from the table prebuilt for exactly this ranks file when there
+ * is one (`rank-table-file.ts`), else decoded from the ranks.
+ */
+function loadRanks(encoding: TokenEncoding): RankTableFile {
+  const path = requireRanks.resolve(`js-tiktoken/ranks/${encoding}`);
+  const source = readFileSync(path);
+  const prebuilt = readRankTableFile(prebuiltRankTablePath(encoding), ranksFingerprint(source));
+  if (prebuilt !== null) return prebuilt;
+  const ranks = decodedRanks(path, source);
+  return { pattern: ranks.pat_str, arrays: rankArraysOf(ranks) };
+}
+
+/** Where `scripts/build.mjs` writes the prebuilt table of `encoding`: beside this module, in `dist/`. */
+export function prebuiltRankTablePath(encoding: TokenEncoding): string {
+  return fileURLToPath(new URL(`./ranks/${encoding}.bin`, import.meta.url));
+}
+
+/**
  * The encoding's ranks as js-tiktoken ships them: one string of 1 MB (cl100k_base) or 2 MB (o200k_base), in a
  * CommonJS file that is nothing but `module.exports = {...}` with a JSON object. The file is read and its object
  * parsed, not `require`d: a required module stays reachable from the requiring module's `children` (the cache
@@ -244,9 +264,8 @@ function load(encoding: TokenEncoding): LoadedEncoding {
  * pays for it several times over in the heap V8 sizes to it. Should a later version ship another format, the
  * file is required after all.
  */
-function loadRanks(encoding: TokenEncoding): TiktokenBPE {
-  const path = requireRanks.resolve(`js-tiktoken/ranks/${encoding}`);
-  const parsed = readRanksFile(path);
+function decodedRanks(path: string, source: Uint8Array = readFileSync(path)): TiktokenBPE {
+  const parsed = ranksOfSource(source);
   if (parsed !== null) return parsed;
   const ranks = requireRanks(path) as TiktokenBPE;
   delete requireRanks.cache[path];
@@ -255,7 +274,11 @@ function loadRanks(encoding: TokenEncoding): TiktokenBPE {
 
 /** The ranks in a file of the shape `module.exports = {...};` with a JSON object, or null when it is not one. */
 export function readRanksFile(path: string): TiktokenBPE | null {
-  const source = readFileSync(path, 'utf8');
+  return ranksOfSource(readFileSync(path));
+}
+
+function ranksOfSource(bytes: Uint8Array): TiktokenBPE | null {
+  const source = new TextDecoder().decode(bytes);
   try {
     const ranks = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as Partial<TiktokenBPE>;
     if (typeof ranks.pat_str === 'string' && typeof ranks.bpe_ranks === 'string') return ranks as TiktokenBPE;
