@@ -26,13 +26,33 @@ export interface TextSplitterConfig {
   readonly abbreviations?: readonly string[] | false;
 }
 
-/** The sentence, word and grapheme segmenters of `locale`. */
-function segmentersFor(locale: string): Omit<Segmenters, 'abbreviation'> {
+/**
+ * The sentence, word and grapheme segmenters of `locale`, each built on first use: building one loads ICU's rules
+ * for its granularity, tens of milliseconds on a process's first document, and a text that fits is never cut. The
+ * tag is checked now, as the constructor would check it.
+ */
+function segmentersFor(locale: string, abbreviation: Segmenters['abbreviation']): Segmenters {
   try {
-    return { sentence: segmenterFor(locale, 'sentence'), word: segmenterFor(locale, 'word'), grapheme: segmenterFor(locale, 'grapheme') };
+    Intl.getCanonicalLocales(locale);
   } catch {
     throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
   }
+  const built: { sentence?: Intl.Segmenter; word?: Intl.Segmenter; grapheme?: Intl.Segmenter } = {};
+  return {
+    abbreviation,
+    get sentence() {
+      built.sentence ??= segmenterFor(locale, 'sentence');
+      return built.sentence;
+    },
+    get word() {
+      built.word ??= segmenterFor(locale, 'word');
+      return built.word;
+    },
+    get grapheme() {
+      built.grapheme ??= segmenterFor(locale, 'grapheme');
+      return built.grapheme;
+    },
+  };
 }
 
 /**
@@ -50,7 +70,7 @@ export function createTextSplitter(config: TextSplitterConfig): HeadTextSplitter
   }
   const locale = config.locale ?? 'en';
   const abbreviation = config.abbreviations === false ? null : createAbbreviationTest(config.abbreviations ?? abbreviationsFor(locale));
-  const segmenters: Segmenters = { ...segmentersFor(locale), abbreviation };
+  const segmenters = segmentersFor(locale, abbreviation);
   const splitSized = (text: string, maxSize: number, targetSize: number = maxSize): SizedSpan[] => {
     checkArguments(text, maxSize, targetSize);
     return cutTextLevels({ text, sizer, segmenters, budget: budget(Math.min(targetSize, maxSize), maxSize) });
