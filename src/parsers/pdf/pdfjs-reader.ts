@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { readGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
 import { reversedLigatureWords } from './ligatures.js';
+import { installWorkerWithoutImageDecoding } from './pdfjs-worker.js';
 import { MAX_PAGE_ITEMS, type SandboxGraphics, type SandboxPage, type SandboxSource } from './sandbox-messages.js';
 import type { PageFrame, PdfTextItem } from './types.js';
 import { systemErrorReason } from '../../errors.js';
@@ -39,9 +40,12 @@ export class PdfReadError extends Error {
 }
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
-/** Loads pdf.js once, on first use. */
+/**
+ * Loads pdf.js once, on first use: its worker first, without image decoding (`pdfjs-worker.ts`: the reader reads
+ * where images are drawn, never their pixels), then the API that runs it.
+ */
 export function loadPdfjs(): Promise<PdfJs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjsPromise ??= installWorkerWithoutImageDecoding().then(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
   return pdfjsPromise;
 }
 
