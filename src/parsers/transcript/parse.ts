@@ -2,13 +2,17 @@
 import { checkedTextBlocks } from '../text-input.js';
 import { readTurns, type TurnBlock } from './turns.js';
 
+const BOM = 0xfeff;
+
 /**
  * Reads a transcript (JSON lines `{ "speaker": …, "text": … }`, or `Speaker: text` lines) into one block per turn,
  * in order: `text` is the exact source slice of the turn, `speaker` and `utterance` say who said what, `turn`
  * counts from 0. Chunk the blocks with `chunkBlocks(blocks, { strategy: 'turns' })`. Throws
  * `ERR_TRANSCRIPT_INVALID` naming the line of a record that is not a JSON object with string `speaker` and `text`,
- * or of a first line without a `Speaker:` prefix, and a NUL character with `ERR_UNSUPPORTED_FORMAT`.
+ * or of a first line without a `Speaker:` prefix, and a NUL character with `ERR_UNSUPPORTED_FORMAT`. A leading BOM
+ * is dropped and offsets start after it, as in `parse({ format: 'transcript' })`, `parseText` and `parseMarkdown`.
  */
 export function parseTranscript(text: string): TurnBlock[] {
-  return checkedTextBlocks(text, (input) => [...readTurns(input as string)]) as TurnBlock[];
+  const body = typeof text === 'string' && text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  return checkedTextBlocks(body, (input) => [...readTurns(input as string)]) as TurnBlock[];
 }

@@ -24,11 +24,15 @@ interface Line {
   readonly number: number;
 }
 
-/** The lines of `text` (`\n`, `\r\n` or a lone `\r` end a line). */
+/** The byte order mark an editor may leave at the start of a file read as a string (`readFileSync(path, 'utf8')`). */
+const BOM = 0xfeff;
+
+/** The lines of `text` (`\n`, `\r\n` or a lone `\r` end a line); a BOM before the first is in no line. */
 function* linesOf(text: string): Generator<Line> {
-  let start = 0;
+  // The BOM is no part of the first line: a `Speaker:` after it still starts its line.
+  let start = text.charCodeAt(0) === BOM ? 1 : 0;
   let number = 1;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 10 && c !== 13) continue;
     yield { start, end: i, number: number++ };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
+import { parseTranscript } from '../../../src/parsers/transcript/parse.js';
 import { parse } from '../../../src/stream/parse.js';
 import type { Block } from '../../../src/types.js';
 
@@ -23,6 +24,13 @@ describe("parse({ format: 'transcript' })", () => {
       ['paragraph', 'Ben', 1, 'Salut'],
     ]);
     for (const b of out) expect(text.slice(b.start, b.end)).toBe(b.text);
+  });
+
+  it('drops a BOM as parseTranscript does: the same blocks from a string and from the stream', async () => {
+    const text = '\ufeffAna: Shall we start?\r\nBen: Yes.\r\n';
+    const streamed = await blocks([Buffer.from(text)]);
+    expect(streamed.map((b) => [b.speaker, b.utterance, b.start])).toEqual([['Ana', 'Shall we start?', 0], ['Ben', 'Yes.', 22]]);
+    expect(parseTranscript(text)).toEqual(streamed);
   });
 
   it('reads JSONL', async () => {

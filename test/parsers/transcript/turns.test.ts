@@ -39,6 +39,16 @@ describe('readTurns', () => {
     for (const t of turns) expect(text.slice(t.start, t.end)).toBe(t.text);
   });
 
+  it('reads a first speaker after a BOM, offsets into the text as given', () => {
+    const text = '\ufeffAna: Shall we start?\nBen: Yes.';
+    const turns = read(text);
+    expect(turns.map((t) => [t.speaker, t.utterance, t.start, t.startLine])).toEqual([
+      ['Ana', 'Shall we start?', 1, 1],
+      ['Ben', 'Yes.', 22, 2],
+    ]);
+    for (const t of turns) expect(text.slice(t.start, t.end)).toBe(t.text);
+  });
+
   it('gives no turns for empty or blank text', () => {
     expect(read('')).toEqual([]);
     expect(read('\n \n')).toEqual([]);
