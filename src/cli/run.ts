@@ -262,6 +262,8 @@ async function settleFile(run: Run, index: number, slot: Slot, result: FileResul
   run.progress.advance(Math.max(0, result.report.bytes - slot.bytesSeen), 0);
   run.fileResults[index] = fileStatistics(result.report, result.error);
   run.progress.fileDone();
+  // As chunkFile's statistics say them: a Latin-1 file read with U+FFFD in its chunks is not silently a success.
+  if (!run.config.quiet) for (const w of result.report.warnings ?? []) run.progress.log(`${slot.input.source}: warning: ${w}`);
   if (!ok) {
     run.failed++;
     run.progress.log(`${slot.input.source}: ${result.error!.code} ${result.error!.message}`);

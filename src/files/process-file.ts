@@ -65,6 +65,11 @@ export interface FileReport extends SizeFigures {
   readonly pages: number;
   readonly bytes: number;
   readonly timeMs: number;
+  /**
+   * What the reader had to make good, as `chunkFile` puts it in `statistics.warnings` (invalid UTF-8 replaced with
+   * U+FFFD, a PDF's warnings); absent when there was nothing.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** A file's error as shown on stderr: `path: CODE message`. */
@@ -214,6 +219,10 @@ interface FileRun {
   bytesRead: number;
   /** Pages of a PDF, reported once its last page is read. */
   pages: number;
+  /** The chunk stage's statistics: their warnings are the parser's, carried by the blocks. */
+  readonly stage: { statistics(): ChunkStatistics };
+  /** A PDF's own warnings, reported with its pages. */
+  readerWarnings: readonly string[];
 }
 
 /**
@@ -246,8 +255,13 @@ export async function processFile(
     pendingChunks: 0,
     bytesRead: 0,
     pages: 0,
+    stage: chunkStage,
+    readerWarnings: [],
   };
-  parseStage.on('info', (info: { pages?: number }) => (run.pages = info.pages ?? run.pages));
+  parseStage.on('info', (info: { pages?: number; warnings?: readonly string[] }) => {
+    run.pages = info.pages ?? run.pages;
+    run.readerWarnings = info.warnings ?? run.readerWarnings;
+  });
   try {
     const source = 'handle' in input ? createReadStream(input.path, { fd: input.handle }) : input.path === '-' ? process.stdin : createReadStream(input.path);
     await pipeline(source, (bytes: AsyncIterable<Buffer>) => countBytes(run, bytes), parseStage, chunkStage, (items: AsyncIterable<Chunk>) => writeLines(run, items), { signal });
@@ -296,6 +310,7 @@ async function flushLines(run: FileRun): Promise<void> {
 /** The file's figures so far, with `documents` (1 when it was read whole, 0 when it failed). */
 function fileReport(run: FileRun, documents: number): FileReport {
   const s = run.written.result();
+  const warnings = [...run.stage.statistics().warnings, ...run.readerWarnings];
   return {
     source: run.input.source,
     documents,
@@ -308,5 +323,6 @@ function fileReport(run: FileRun, documents: number): FileReport {
     pages: run.pages,
     bytes: run.bytesRead,
     timeMs: performance.now() - run.started,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

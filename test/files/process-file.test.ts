@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkText } from '../../src/api/chunk.js';
+import { chunkFile, chunkText } from '../../src/api/chunk.js';
 import type { ChunkOptions } from '../../src/config.js';
 import { processFile, type FileBatch } from '../../src/files/process-file.js';
 
@@ -104,5 +104,20 @@ describe('processFile errors', () => {
     }
     const missing = await processFile({ ...input, path: join(dir, 'absent.md') }, config, () => undefined);
     expect(missing.error?.code).toBe('ERR_READ');
+  });
+});
+
+describe('processFile warnings', () => {
+  it("reports the reader's warnings as chunkFile's statistics do, and none for a clean file", async () => {
+    const latin1 = join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from('caf\xe9 cr\xe8me\n\nna\xefve\n', 'latin1'));
+    const clean = join(dir, 'clean.txt');
+    writeFileSync(clean, 'café\n');
+    const config = { chunkOptions: { maxSize: 64 }, parseOptions: {}, batchBytes: 1024 };
+    const bad = await processFile({ path: latin1, source: latin1, format: 'text' }, config, () => {});
+    expect(bad.error).toBeUndefined();
+    expect(bad.report.warnings).toEqual(['invalid UTF-8 replaced with U+FFFD (×3)']);
+    expect((await chunkFile(latin1, { maxSize: 64 })).statistics.warnings).toEqual(bad.report.warnings);
+    expect((await processFile({ path: clean, source: clean, format: 'text' }, config, () => {})).report).not.toHaveProperty('warnings');
   });
 });
