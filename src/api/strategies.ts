@@ -16,8 +16,9 @@ import { readTurns } from '../parsers/transcript/turns.js';
 /**
  * Creates the turns strategy over a transcript source (JSONL turns or "Speaker: text" lines). Windows of
  * `turnsPerChunk` consecutive turns advance by `turnsPerChunk - overlapTurns`; a window measuring above
- * `maxTokens` drops turns from its tail (down to one turn, flagged `oversized` if still too large) and then
- * advances by at most its shrunk size, so no turn is skipped; windows below `minTokens` are dropped; a text
+ * `maxTokens` drops turns from its tail and then advances by at most its shrunk size, so no turn is skipped; a turn
+ * still too large alone is cut between sentences into chunks `Speaker: part` (flagged `oversized` only when the
+ * speaker's name alone fills `maxTokens`); windows below `minTokens` are dropped; a text
  * already emitted is not emitted again. Chunks carry `startTurn` and `endTurn`.
  *
  * A chunk's `text` is its turns as `Speaker: utterance` lines joined by `\n`: it is rewritten, not a slice, for

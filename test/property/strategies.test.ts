@@ -224,23 +224,43 @@ describe('byTurns (property)', () => {
     return turns.map((t) => (f === 'jsonl' ? JSON.stringify({ speaker: t.speaker, text: t.said }) : `${t.speaker}: ${t.said}`)).join('\n');
   }
 
-  it('puts every turn whole in some chunk, windows advancing, with any sizer', () => {
+  it('puts every turn whole in some chunk, or in parts that rebuild it, windows advancing, with any sizer', () => {
     fc.assert(
       fc.property(fc.array(turn, { maxLength: 25 }), form, windowing, fc.constantFrom(...Object.keys(allSizers)), fc.integer({ min: 1, max: 20 }), (turns, f, w, name, maxTokens) => {
         const s = render(turns, f);
         const chunks = byTurns({ ...w, sizer: allSizers[name]!, maxTokens })({ id: 'p', text: s });
+        // The chunks of a turn cut into parts: several chunks of that one turn alone.
+        const partsOf = (i: number) => chunks.filter((c) => c.startTurn === i && c.endTurn === i);
         turns.forEach((t, i) => {
           const line = `${t.speaker}: ${t.said}`;
           // Dedupe may drop a window whose text was emitted before: the turn is then whole in that earlier chunk.
           const whole = chunks.filter((c) => c.text.split('\n').includes(line));
-          expect(whole.length).toBeGreaterThan(0);
+          if (whole.length === 0) {
+            // Cut into parts, each a piece of the turn's text, in order, the first and the last among them. A part
+            // whose text was emitted before (by any turn) is not emitted again: another turn's part stands for it.
+            const prefix = `${t.speaker}: `;
+            const parts = chunks.filter((c) => c.startTurn === c.endTurn && c.text.startsWith(prefix) && t.said.includes(c.text.slice(prefix.length)));
+            const pieces = parts.map((c) => c.text.slice(prefix.length));
+            expect(parts.length).toBeGreaterThan(0);
+            let from = 0;
+            for (const p of partsOf(i).map((c) => c.text.slice(t.speaker.length + 2))) {
+              const at = t.said.indexOf(p, from);
+              expect(at).toBeGreaterThanOrEqual(0);
+              from = at + p.length;
+            }
+            expect(pieces.some((p) => t.said.startsWith(p))).toBe(true);
+            expect(pieces.some((p) => t.said.endsWith(p))).toBe(true);
+            return;
+          }
           if (!chunks.some((c) => c.startTurn! <= i && i <= c.endTurn!)) expect(whole.some((c) => c.endTurn! < i)).toBe(true);
         });
-        for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.startTurn!).toBeGreaterThan(chunks[i - 1]!.startTurn!);
+        for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.startTurn!).toBeGreaterThanOrEqual(chunks[i - 1]!.startTurn!);
         for (const c of chunks) {
           expect(c.endTurn! - c.startTurn! + 1).toBeLessThanOrEqual(w.turnsPerChunk);
           expect(c.text.split('\n').length).toBe(c.endTurn! - c.startTurn! + 1);
-          if (f === 'lines') expect(s.slice(c.start, c.end)).toBe(c.text);
+          // A part after a turn's first is its speaker and its own slice.
+          const slice = s.slice(c.start, c.end);
+          if (f === 'lines') expect([slice, `${turns[c.startTurn!]!.speaker}: ${slice}`]).toContain(c.text);
         }
         if (turns.length > 0) expect(new Set(chunks.map((c) => c.hash)).size).toBe(chunks.length);
       }),
@@ -248,12 +268,15 @@ describe('byTurns (property)', () => {
     );
   });
 
-  it('keeps windows within maxTokens with an honest sizer, unless one turn', () => {
+  it('keeps windows within maxTokens with an honest sizer, unless one turn whose speaker leaves no room', () => {
     fc.assert(
       fc.property(fc.array(turn, { maxLength: 25 }), form, windowing, fc.integer({ min: 1, max: 40 }), (turns, f, w, maxTokens) => {
         for (const c of byTurns({ ...w, sizer: wordCount, maxTokens })({ id: 'p', text: render(turns, f) })) {
           expect(c.size).toBe(wordCount.size(c.text));
-          if (c.size > maxTokens) expect([c.startTurn, c.oversized]).toEqual([c.endTurn, true]);
+          if (c.size > maxTokens) {
+            expect([c.startTurn, c.oversized]).toEqual([c.endTurn, true]);
+            expect(wordCount.size(`${turns[c.startTurn!]!.speaker}:`)).toBeGreaterThanOrEqual(maxTokens);
+          }
         }
       }),
       fcParams(300),

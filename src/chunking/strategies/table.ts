@@ -75,7 +75,7 @@ export const STRATEGIES: readonly Strategy[] = [
   },
   {
     name: 'turns',
-    summary: 'windows of turnsPerChunk conversation turns repeating overlapTurns, never splitting a turn',
+    summary: 'windows of turnsPerChunk conversation turns repeating overlapTurns; a turn over maxSize alone is cut between sentences',
     options: ['turnsPerChunk', 'overlapTurns'],
     input: 'turns',
     core: (config, sizer, owner) =>

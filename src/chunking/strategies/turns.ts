@@ -1,6 +1,7 @@
 /**
- * The turns strategy: windows of consecutive conversation turns. A turn is never split; windows advance by
- * `turnsPerChunk - overlapTurns` turns; a window too large for `maxTokens` gives up turns from its tail.
+ * The turns strategy: windows of consecutive conversation turns. Windows advance by `turnsPerChunk - overlapTurns`
+ * turns; a window too large for `maxTokens` gives up turns from its tail, and a turn too large alone is cut between
+ * sentences (then words) into parts, each `Speaker: part` within `maxTokens`.
  */
 import { ChunkError } from '../../errors.js';
 import { invalidOption } from '../../config.js';
@@ -10,6 +11,8 @@ import { finishChunk, type ChunkOwner } from '../chunk-factory.js';
 import { hashText } from '../chunk-id.js';
 import type { Core } from '../../core.js';
 import { charSizer } from '../sizers/basic.js';
+import { createTextSplitter, type HeadTextSplitter } from '../text-splitter.js';
+import { countLineEndings } from '../../unicode/lines.js';
 import { integerAtLeast, numberAbove, optionalSizer } from './common.js';
 
 /** Options of `byTurns` and `turnGroups`. */
@@ -20,7 +23,10 @@ export interface TurnsOptions {
   overlapTurns?: number;
   /** Measures a window's text; default UTF-16 code units. */
   sizer?: SizerLike;
-  /** A window above this gives up turns from its tail (never below one turn). Default: no limit. */
+  /**
+   * A window above this gives up turns from its tail; a turn above it alone is cut between sentences into parts
+   * that fit (`Speaker: part`), unless the speaker's name leaves no room. Default: no limit.
+   */
   maxTokens?: number;
   /** Windows below this are dropped. Default 0. */
   minTokens?: number;
@@ -66,6 +72,55 @@ function checkTurn(block: unknown): Block {
   return b;
 }
 
+/** One part of a turn too large alone, as a chunk's fields. */
+interface TurnPart {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly size: number;
+}
+
+/** How many times a part that measures over the limit with its speaker is cut again, tighter each time. */
+const RECUTS = 8;
+
+/**
+ * The parts of a turn that measures over `maxTokens` alone, each `Speaker: part` and within `maxTokens`, cut by the
+ * TextSplitter between sentences, then words; undefined when the speaker's name leaves no room. A part measured
+ * with its speaker may still be over (the tokens at the join), and is cut again with a smaller room. A "Speaker:
+ * text" turn's utterance is the end of its source slice, so each part points at its own source range (the first
+ * from the speaker on); a JSONL part points at its record.
+ */
+function turnParts(turn: Block, sizer: Sizer, maxTokens: number, splitter: HeadTextSplitter): TurnPart[] | undefined {
+  const speaker = turn.speaker as string;
+  const utterance = turn.utterance as string;
+  const room = maxTokens - sizer.size(`${speaker}:`);
+  if (room < 1) return undefined;
+  const pending = splitter.split(utterance, room).map((span) => ({ ...span, room, cuts: 0 }));
+  const inSource = utterance.length > 0 && turn.text.endsWith(utterance);
+  const base = turn.text.length - utterance.length;
+  const parts: TurnPart[] = [];
+  while (pending.length > 0) {
+    const span = pending.shift() as (typeof pending)[number];
+    const text = `${speaker}: ${utterance.slice(span.start, span.end)}`;
+    const size = sizer.size(text);
+    const tighter = span.room - (size - maxTokens);
+    if (size > maxTokens && span.cuts < RECUTS && tighter >= 1) {
+      const again = splitter.split(utterance.slice(span.start, span.end), tighter);
+      if (again.length > 1) {
+        pending.unshift(...again.map((s) => ({ start: span.start + s.start, end: span.start + s.end, room: tighter, cuts: span.cuts + 1 })));
+        continue;
+      }
+    }
+    const from = !inSource ? 0 : parts.length === 0 ? 0 : base + span.start;
+    const to = inSource ? base + span.end : turn.text.length;
+    const startLine = turn.startLine + countLineEndings(turn.text, 0, from);
+    parts.push({ text, start: turn.start + from, end: turn.start + to, startLine, endLine: startLine + countLineEndings(turn.text, from, to), size });
+  }
+  return parts;
+}
+
 /**
  * The turns core: turn blocks in, chunks out, holding at most `turnsPerChunk` turns and the hashes of the
  * texts emitted so far (for dedupe).
@@ -84,6 +139,25 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
     received: 0,
   };
   const seen = new Set<string>();
+  // Built on the first turn too large alone: building one loads ICU's segmentation rules.
+  let splitter: HeadTextSplitter | undefined;
+
+  /** Emits the parts of a turn too large alone; false when it cannot be cut (its speaker's name fills the room). */
+  function emitParts(turn: Block, out: Chunk[]): boolean {
+    splitter ??= createTextSplitter({ sizer });
+    const parts = turnParts(turn, sizer, maxTokens, splitter);
+    if (parts === undefined) return false;
+    const position = turn.turn ?? at.head;
+    // No part is dropped below minTokens: the turn's text would be lost, not a window that repeats others.
+    for (const part of parts) {
+      const hash = hashText(part.text);
+      if (seen.has(hash)) continue;
+      seen.add(hash);
+      const over = part.size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {};
+      out.push(finishChunk({ ...part, startTurn: position, endTurn: position, metadata: { kinds: ['paragraph' as const] }, ...over }, owner, at.index++));
+    }
+    return true;
+  }
 
   function window(out: Chunk[]): void {
     let w = Math.min(turnsPerChunk, queue.length);
@@ -95,7 +169,9 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
       size = sizer.size(text);
     }
     const hash = hashText(text);
-    if (size >= minTokens && !seen.has(hash)) {
+    if (size > maxTokens && emitParts(queue[0] as Block, out)) {
+      // Cut into parts: nothing else to emit for this window of one turn.
+    } else if (size >= minTokens && !seen.has(hash)) {
       seen.add(hash);
       const firstTurn = queue[0] as Block;
       const lastTurn = queue[w - 1] as Block;

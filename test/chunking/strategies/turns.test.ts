@@ -42,22 +42,50 @@ describe('byTurns', () => {
     expect(chunk).toMatchObject({ text: 'A: hi\nB: yo\nthere', start: 0, end: text.length - 1, startLine: 1, endLine: 2, startTurn: 0, endTurn: 1 });
   });
 
-  it('never splits a turn: a multi-line turn stays whole', () => {
+  it('keeps a multi-line turn that fits whole', () => {
     const text = 'A: one\ntwo\nthree\nB: four';
     const chunks = byTurns({ turnsPerChunk: 1, overlapTurns: 0 })(source(text));
     expect(chunks.map((c) => c.text)).toEqual(['A: one\ntwo\nthree', 'B: four']);
   });
 
   it('shrinks a window from its tail until it fits maxTokens, then advances by the shrunk size', () => {
-    const text = 'A: a\nB: b b b b b b\nA: c\nB: d\nA: e';
+    const text = 'A: a\nB: b1 b2 b3 b4 b5 b6\nA: c\nB: d\nA: e';
     const chunks = byTurns({ turnsPerChunk: 3, overlapTurns: 1, sizer: wordCount, maxTokens: 5 })(source(text));
-    expect(chunks.map((c) => [c.startTurn, c.endTurn, c.size])).toEqual([
-      [0, 0, 2],
-      [1, 1, 7],
-      [2, 3, 4],
-      [4, 4, 2],
+    // Turn 1 alone is over 5 words: it comes in parts, each its speaker and at most 5 words, that rebuild it.
+    expect(chunks.map((c) => [c.startTurn, c.endTurn])).toEqual([[0, 0], [1, 1], [1, 1], [2, 3], [4, 4]]);
+    expect(chunks.map((c) => c.size)).toEqual(chunks.map((c) => wordCount.size(c.text)));
+    expect(chunks.every((c) => c.size <= 5)).toBe(true);
+    expect(chunks.slice(1, 3).map((c) => c.text.slice('B: '.length)).join(' ')).toBe('b1 b2 b3 b4 b5 b6');
+    expect(chunks.some((c) => c.oversized)).toBe(false);
+  });
+
+  it('cuts a turn too large alone between sentences, each part with its speaker and its own source range', () => {
+    const said = 'First we look at the budget. Then at the hires for next year.\nLast, the office move.';
+    const text = `Ana: Shall we?\nBen: ${said}\nAna: Thanks.`;
+    const chunks = byTurns({ turnsPerChunk: 3, sizer: wordCount, maxTokens: 10 })(source(text));
+    expect(chunks.map((c) => [c.startTurn, c.endTurn, c.text, c.startLine, c.endLine])).toEqual([
+      [0, 0, 'Ana: Shall we?', 1, 1],
+      [1, 1, 'Ben: First we look at the budget.', 2, 2],
+      [1, 1, 'Ben: Then at the hires for next year.', 2, 2],
+      [1, 1, 'Ben: Last, the office move.', 3, 3],
+      [2, 2, 'Ana: Thanks.', 4, 4],
     ]);
-    expect(chunks[1]).toMatchObject({ oversized: true, metadata: { oversizedReason: 'turn longer than maxTokens' } });
+    expect(text.slice(chunks[1]!.start, chunks[1]!.end)).toBe(chunks[1]!.text);
+    for (const c of chunks.slice(2, 4)) expect(`Ben: ${text.slice(c.start, c.end)}`).toBe(c.text);
+  });
+
+  it('keeps a turn whole, flagged oversized, when its speaker alone fills maxTokens', () => {
+    const chunks = byTurns({ turnsPerChunk: 1, sizer: wordCount, maxTokens: 2 })(source('Dr. Ana Lee: one two three'));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ text: 'Dr. Ana Lee: one two three', oversized: true, metadata: { oversizedReason: 'turn longer than maxTokens' } });
+  });
+
+  it('points every part of a long JSONL turn at its record', () => {
+    const text = '{"speaker":"A","text":"one two three four five six"}';
+    const chunks = byTurns({ sizer: wordCount, maxTokens: 4 })(source(text));
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.map((c) => c.text.slice('A: '.length)).join(' ')).toBe('one two three four five six');
+    for (const c of chunks) expect([c.start, c.end, c.size <= 4, c.startTurn, c.endTurn]).toEqual([0, text.length, true, 0, 0]);
   });
 
   it('drops windows below minTokens', () => {
