@@ -79,6 +79,18 @@ function* jsonlTurns(text: string): Generator<TurnBlock> {
   }
 }
 
+/** A WebVTT header, or an SRT cue's number line followed by its timing line. */
+const SUBTITLES = /^(?:WEBVTT(?:[ \t].*)?|\d+[ \t]*\r?\n[ \t]*\d[\d:.,]*[ \t]+-->)/;
+
+/**
+ * What to say of a first line that is the start of subtitles: a user with a `.vtt` or `.srt` file learns that its
+ * cues are not read, rather than only that line 1 lacks a speaker.
+ */
+function subtitleHint(text: string, start: number, end: number): string {
+  // The timing line is looked for just past the first line: a cue number is short.
+  return SUBTITLES.test(text.slice(start, Math.max(end, start + 64))) ? ' (WebVTT and SRT subtitles are not read: write their cues as "Speaker: text" lines or JSONL)' : '';
+}
+
 /** "Speaker: text" lines; a line without a speaker continues the previous turn, blank lines included. */
 function* lineTurns(text: string): Generator<TurnBlock> {
   let turn = 0;
@@ -90,7 +102,7 @@ function* lineTurns(text: string): Generator<TurnBlock> {
     if (start === end) continue;
     const m = start === line.start ? SPEAKER.exec(text.slice(start, end)) : null;
     if (m === null) {
-      if (open === null) throw invalid(line.number, start, 'expected "Speaker: text"');
+      if (open === null) throw invalid(line.number, start, `expected "Speaker: text"${subtitleHint(text, start, end)}`);
       open.end = end;
       open.endLine = line.number;
       continue;

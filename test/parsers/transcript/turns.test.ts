@@ -66,6 +66,14 @@ describe('readTurns', () => {
     expect(() => read('{"speaker":"A","text":"x"}\n[1]')).toThrow('Transcript line 2: a turn must be a JSON object');
   });
 
+  it('says that WebVTT and SRT subtitles are not read', () => {
+    const hint = '(WebVTT and SRT subtitles are not read: write their cues as "Speaker: text" lines or JSONL)';
+    expect(() => read('WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ana>Hi\n')).toThrow(`Transcript line 1: expected "Speaker: text" ${hint}`);
+    expect(() => read('\ufeffWEBVTT - meeting\r\n')).toThrow(hint);
+    expect(() => read('1\r\n00:00:01,000 --> 00:00:04,000\r\nHi\r\n')).toThrow(`Transcript line 1: expected "Speaker: text" ${hint}`);
+    expect(() => read('12 angry men\nA: hi')).toThrow(/^Transcript line 1: expected "Speaker: text"$/);
+  });
+
   it('fails when the first line has no speaker', () => {
     expect(() => read('\nno speaker here\nA: hi')).toThrow(
       expect.objectContaining({ code: 'ERR_TRANSCRIPT_INVALID', line: 2, message: 'Transcript line 2: expected "Speaker: text"' }),
