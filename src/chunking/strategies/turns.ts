@@ -153,8 +153,9 @@ export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Bl
       const hash = hashText(part.text);
       if (seen.has(hash)) continue;
       seen.add(hash);
-      const over = part.size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {};
-      out.push(finishChunk({ ...part, startTurn: position, endTurn: position, metadata: { kinds: ['paragraph' as const] }, ...over }, owner, at.index++));
+      // A part is a piece of a cut turn (isSplit); one over the limit is flagged as a whole turn would be.
+      const metadata = { kinds: ['paragraph' as const], isSplit: true, ...(part.size > maxTokens ? { oversizedReason: 'turn longer than maxTokens' } : {}) };
+      out.push(finishChunk({ ...part, startTurn: position, endTurn: position, metadata, ...(part.size > maxTokens ? { oversized: true } : {}) }, owner, at.index++));
     }
     return true;
   }

@@ -70,6 +70,7 @@ describe('byTurns', () => {
       [1, 1, 'Ben: Last, the office move.', 3, 3],
       [2, 2, 'Ana: Thanks.', 4, 4],
     ]);
+    expect(chunks.map((c) => c.metadata.isSplit)).toEqual([false, true, true, true, false]);
     expect(text.slice(chunks[1]!.start, chunks[1]!.end)).toBe(chunks[1]!.text);
     for (const c of chunks.slice(2, 4)) expect(`Ben: ${text.slice(c.start, c.end)}`).toBe(c.text);
   });
