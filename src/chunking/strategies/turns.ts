@@ -118,7 +118,8 @@ function turnParts(turn: Block, sizer: Sizer, maxTokens: number, splitter: HeadT
     const startLine = turn.startLine + countLineEndings(turn.text, 0, from);
     parts.push({ text, start: turn.start + from, end: turn.start + to, startLine, endLine: startLine + countLineEndings(turn.text, from, to), size });
   }
-  return parts;
+  // An utterance of whitespace alone has no part (a sizer that counts the space after the colon): the turn stays whole.
+  return parts.length === 0 ? undefined : parts;
 }
 
 /**

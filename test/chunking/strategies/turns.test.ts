@@ -81,6 +81,12 @@ describe('byTurns', () => {
     expect(chunks[0]).toMatchObject({ text: 'Dr. Ana Lee: one two three', oversized: true, metadata: { oversizedReason: 'turn longer than maxTokens' } });
   });
 
+  it('keeps a turn with nothing said whole when only the space after its colon takes it over', () => {
+    const spaces: Sizer = { size: (t) => t.length + (t.endsWith(' ') ? 10 : 0) };
+    const chunks = byTurns({ turnsPerChunk: 1, sizer: spaces, maxTokens: 8 })(source('Ana:\nBen: ok'));
+    expect(chunks.map((c) => [c.text, c.startTurn, c.oversized])).toEqual([['Ana: ', 0, true], ['Ben: ok', 1, undefined]]);
+  });
+
   it('points every part of a long JSONL turn at its record', () => {
     const text = '{"speaker":"A","text":"one two three four five six"}';
     const chunks = byTurns({ sizer: wordCount, maxTokens: 4 })(source(text));
