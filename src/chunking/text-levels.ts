@@ -12,7 +12,7 @@
  */
 import { sizeUpTo, type Sizer } from '../protocols.js';
 import type { Span } from '../types.js';
-import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows } from '../unicode/segment-windows.js';
+import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows, unwrappedLines } from '../unicode/segment-windows.js';
 import { joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 import type { Budget } from './budget.js';
 import { gallop } from './fit.js';
@@ -246,7 +246,7 @@ function findRanges(text: string, start: number, end: number, level: number, seg
     case SENTENCE:
       // Sentence and word rules attach a format character (U+0600, a prepended mark) to what comes before it,
       // grapheme rules to what comes after: the edges are checked like trimmed ones.
-      if (segmenters.abbreviation === null) return segmentWindows(text, start, end, segmenters.sentence, g, checked, ranges.stopped);
+      if (segmenters.abbreviation === null) return segmentWindows(text, start, end, segmenters.sentence, g, checked, ranges.stopped, unwrappedLines);
       return eachSentenceJoined(text, start, end, segmenters, ranges);
     case SPACED_WORD:
       return eachSpacedWord(text, start, end, ranges);
@@ -290,7 +290,7 @@ function eachSpacedWord(text: string, start: number, end: number, ranges: RangeT
 /** The sentences of `[start, end)`, a sentence that ends with an abbreviation joined to the next. */
 function eachSentenceJoined(text: string, start: number, end: number, segmenters: Segmenters, ranges: RangeTrimmer): void {
   const sentences = joinAfterAbbreviations(text, segmenters.abbreviation as AbbreviationTest, (s, e) => ranges.add(s, e, true));
-  segmentWindows(text, start, end, segmenters.sentence, segmenters.grapheme, sentences.add, ranges.stopped);
+  segmentWindows(text, start, end, segmenters.sentence, segmenters.grapheme, sentences.add, ranges.stopped, unwrappedLines);
   sentences.end();
 }
 

@@ -113,11 +113,12 @@ export function segmentWindows(
   graphemes: Intl.Segmenter,
   emit: (start: number, end: number, wordLike: boolean | undefined) => void,
   stopped: () => boolean = () => false,
+  windowOf: (text: string, from: number, to: number) => string = sliceOf,
 ): void {
   let from = start;
   while (from < end && !stopped()) {
     const to = windowEnd(text, from, end, graphemes);
-    const window = text.slice(from, to);
+    const window = windowOf(text, from, to);
     let pending: Intl.SegmentData | undefined;
     for (const segment of segmenter.segment(window)) {
       if (pending !== undefined) {
@@ -133,6 +134,41 @@ export function segmentWindows(
       from = to;
     }
   }
+}
+
+function sliceOf(text: string, from: number, to: number): string {
+  return text.slice(from, to);
+}
+
+/**
+ * `text[from..to)` as a sentence segmenter should see it: each line end inside a paragraph (CR, LF or CRLF with no
+ * other line end next to it across spaces and tabs) as spaces, as many as it has characters, so offsets stay.
+ * Unicode's sentence rules end a sentence at every line end (SB4), and hard-wrapped prose, which Markdown sources,
+ * plain text and licences are, was cut mid-sentence at its right margin; a blank line still ends a sentence.
+ */
+export function unwrappedLines(text: string, from: number, to: number): string {
+  const window = text.slice(from, to);
+  if (window.indexOf('\n') === -1 && window.indexOf('\r') === -1) return window;
+  return window.replace(LINE_END, (found: string, at: number) => (isSoftLineEnd(text, from + at, from + at + found.length) ? (found.length === 2 ? '  ' : ' ') : found));
+}
+
+const LINE_END = /\r\n|\r|\n/g;
+
+/** True when the line end `text[start..end)` has no other line end beside it, across spaces and tabs. */
+function isSoftLineEnd(text: string, start: number, end: number): boolean {
+  let before = start - 1;
+  while (before >= 0 && isBlankCode(text.charCodeAt(before))) before--;
+  let after = end;
+  while (after < text.length && isBlankCode(text.charCodeAt(after))) after++;
+  return before >= 0 && !isLineEndCode(text.charCodeAt(before)) && after < text.length && !isLineEndCode(text.charCodeAt(after));
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function isLineEndCode(c: number): boolean {
+  return c === 10 || c === 13;
 }
 
 /** A control character (general category Cc): C0 controls, DEL, C1 controls. */

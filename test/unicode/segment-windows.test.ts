@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fcParams } from '../support/property.js';
-import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, windowEnd } from '../../src/unicode/segment-windows.js';
+import { SEGMENT_WINDOW, boundaryAtOrAfter, boundaryAtOrBefore, isGraphemeBoundary, isSpaceCode, segmentWindows, unwrappedLines, windowEnd } from '../../src/unicode/segment-windows.js';
+import { createTextSplitter } from '../../src/chunking/text-splitter.js';
+import { createSizer } from '../../src/chunking/sizers/index.js';
+import { normalizeOptions } from '../../src/config.js';
 
 const g = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -91,5 +94,25 @@ describe('segmentWindows', () => {
       at = e;
     });
     expect(at).toBe(text.length);
+  });
+});
+
+describe('unwrappedLines', () => {
+  it('turns each line end inside a paragraph into as many spaces, and keeps blank lines', () => {
+    const text = 'a hard\nwrapped\r\nline\n\nnext  \n \tpara\r\rgraph\n';
+    const window = unwrappedLines(text, 0, text.length);
+    expect(window).toBe('a hard wrapped  line\n\nnext    \tpara\r\rgraph\n');
+    expect(window.length).toBe(text.length);
+    // Neighbours outside the window count: a line end at its edge before a blank line stays one.
+    expect(unwrappedLines(text, 0, 21)).toBe('a hard wrapped  line\n');
+  });
+
+  it('lets a hard-wrapped paragraph be cut between its sentences, not at its margin', () => {
+    const sentence = (i: number) => `Sentence ${i} runs on for a\nwhile and wraps at the margin\nof its source.`;
+    const text = Array.from({ length: 6 }, (_, i) => sentence(i)).join(' ');
+    const config = normalizeOptions({ unit: 'words', maxSize: 40 });
+    const spans = createTextSplitter({ sizer: createSizer(config) }).split(text, 40, 20);
+    expect(spans.length).toBeGreaterThan(1);
+    for (const { end } of spans) expect(text.slice(0, end)).toMatch(/source\.$/);
   });
 });
