@@ -74,6 +74,11 @@ export interface ChunkJobResult {
   readonly timeMs: number;
   /** The worker that did it: `host:pid`, or the `workerId` option. */
   readonly worker: string;
+  /**
+   * What the reader had to make good, as the command line says it and `chunkFile` puts it in `statistics.warnings`
+   * (invalid UTF-8 replaced with U+FFFD, a PDF's warnings); absent when there was nothing.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** Turns `ChunkOptions` into JSON-safe job options (regular-expression markers encoded). */

@@ -196,6 +196,7 @@ function jobResult(data: ReadJobData, r: FileReport, workerId: string): ChunkJob
     bytes: r.bytes,
     timeMs: Math.round(r.timeMs * 1000) / 1000,
     worker: workerId,
+    ...(r.warnings !== undefined ? { warnings: r.warnings } : {}),
   };
 }
 

@@ -68,6 +68,14 @@ describe('chunk job processor', () => {
     }
   });
 
+  it('says in its result what the reader had to make good, as the command line does', async () => {
+    const latin1 = Buffer.from('# Caf\xe9\n\nNa\xefve text in Latin-1.\n', 'latin1');
+    const result = await processor()(jobFor({ source: 'notes/latin1.md', output: 'latin1.jsonl', format: 'markdown', content: latin1.toString('base64') }));
+    expect(result.warnings).toEqual([expect.stringMatching(/invalid UTF-8/i)]);
+    const clean = await processor()(jobFor({ source: 'notes/clean.md', output: 'clean.jsonl', format: 'markdown', content: Buffer.from('# Cafe\n\nText.\n').toString('base64') }));
+    expect(clean.warnings).toBeUndefined();
+  });
+
   it('applies the job\'s chunking options as the command line applies its flags', async () => {
     const source = 'samples/guide.md';
     const options = { unit: 'chars' as const, maxSize: 300, overlap: 20 };
