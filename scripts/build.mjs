@@ -114,15 +114,16 @@ async function writeRankTables() {
   try {
     const { rankArraysOf } = await import('../dist/chunking/sizers/count-tables.js');
     const { encodeRankTableFile, ranksFingerprint } = await import('../dist/chunking/sizers/rank-table-file.js');
-    const { prebuiltRankTablePath, readRanksFile } = await import('../dist/chunking/sizers/tokens.js');
+    const { parseRanks, prebuiltRankTablePath } = await import('../dist/chunking/sizers/tokens.js');
     const require = createRequire(join(ROOT, 'package.json'));
     for (const encoding of ['cl100k_base', 'o200k_base']) {
       const source = require.resolve(`js-tiktoken/ranks/${encoding}`);
-      const ranks = readRanksFile(source);
+      const bytes = readFileSync(source);
+      const ranks = parseRanks(bytes);
       if (ranks === null) throw new Error(`${source} is not the JSON ranks file it used to be`);
       const file = prebuiltRankTablePath(encoding);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, encodeRankTableFile({ pattern: ranks.pat_str, arrays: rankArraysOf(ranks) }, ranksFingerprint(readFileSync(source))));
+      writeFileSync(file, encodeRankTableFile({ pattern: ranks.pat_str, arrays: rankArraysOf(ranks) }, ranksFingerprint(bytes)));
     }
     return true;
   } catch (error) {

@@ -37,20 +37,17 @@ function segmentersFor(locale: string, abbreviation: Segmenters['abbreviation'])
   } catch {
     throw invalidOption('locale', 'must be a BCP 47 language tag such as "en" or "de-CH"', locale);
   }
-  const built: { sentence?: Intl.Segmenter; word?: Intl.Segmenter; grapheme?: Intl.Segmenter } = {};
+  // `segmenterFor` keeps each segmenter it builds: a getter only defers the first build to the first cut.
   return {
     abbreviation,
     get sentence() {
-      built.sentence ??= segmenterFor(locale, 'sentence');
-      return built.sentence;
+      return segmenterFor(locale, 'sentence');
     },
     get word() {
-      built.word ??= segmenterFor(locale, 'word');
-      return built.word;
+      return segmenterFor(locale, 'word');
     },
     get grapheme() {
-      built.grapheme ??= segmenterFor(locale, 'grapheme');
-      return built.grapheme;
+      return segmenterFor(locale, 'grapheme');
     },
   };
 }

@@ -163,12 +163,17 @@ function isSoftLineEnd(text: string, start: number, end: number): boolean {
   return before >= 0 && !isLineEndCode(text.charCodeAt(before)) && after < text.length && !isLineEndCode(text.charCodeAt(after));
 }
 
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+
 function isBlankCode(c: number): boolean {
-  return c === 32 || c === 9;
+  return c === SPACE || c === TAB;
 }
 
 function isLineEndCode(c: number): boolean {
-  return c === 10 || c === 13;
+  return c === LF || c === CR;
 }
 
 /** A control character (general category Cc): C0 controls, DEL, C1 controls. */

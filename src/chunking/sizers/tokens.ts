@@ -264,8 +264,8 @@ export function prebuiltRankTablePath(encoding: TokenEncoding): string {
  * pays for it several times over in the heap V8 sizes to it. Should a later version ship another format, the
  * file is required after all.
  */
-function decodedRanks(path: string, source: Uint8Array = readFileSync(path)): TiktokenBPE {
-  const parsed = ranksOfSource(source);
+function decodedRanks(path: string, source: Uint8Array): TiktokenBPE {
+  const parsed = parseRanks(source);
   if (parsed !== null) return parsed;
   const ranks = requireRanks(path) as TiktokenBPE;
   delete requireRanks.cache[path];
@@ -274,10 +274,11 @@ function decodedRanks(path: string, source: Uint8Array = readFileSync(path)): Ti
 
 /** The ranks in a file of the shape `module.exports = {...};` with a JSON object, or null when it is not one. */
 export function readRanksFile(path: string): TiktokenBPE | null {
-  return ranksOfSource(readFileSync(path));
+  return parseRanks(readFileSync(path));
 }
 
-function ranksOfSource(bytes: Uint8Array): TiktokenBPE | null {
+/** The ranks in the bytes of such a file, or null when they are not one. */
+export function parseRanks(bytes: Uint8Array): TiktokenBPE | null {
   const source = new TextDecoder().decode(bytes);
   try {
     const ranks = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as Partial<TiktokenBPE>;

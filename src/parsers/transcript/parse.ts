@@ -1,8 +1,7 @@
 /** A whole transcript, synchronously: the `parseMarkdown` and `parseText` of conversations. */
 import { checkedTextBlocks } from '../text-input.js';
 import { readTurns, type TurnBlock } from './turns.js';
-
-const BOM = 0xfeff;
+import { createUtf8Decoder } from '../utf8-decoder.js';
 
 /**
  * Reads a transcript (JSON lines `{ "speaker": …, "text": … }`, or `Speaker: text` lines) into one block per turn,
@@ -13,6 +12,11 @@ const BOM = 0xfeff;
  * is dropped and offsets start after it, as in `parse({ format: 'transcript' })`, `parseText` and `parseMarkdown`.
  */
 export function parseTranscript(text: string): TurnBlock[] {
-  const body = typeof text === 'string' && text.charCodeAt(0) === BOM ? text.slice(1) : text;
-  return checkedTextBlocks(body, (input) => [...readTurns(input as string)]) as TurnBlock[];
+  return checkedTextBlocks(text, (input) => [...readTurns(withoutBom(input))]) as TurnBlock[];
+}
+
+/** The input as the stream's reader decodes it (`reader.ts`): a leading BOM dropped, offsets starting after it. */
+function withoutBom(input: string | Uint8Array): string {
+  const decoder = createUtf8Decoder();
+  return decoder.write(input) + decoder.end();
 }
