@@ -95,14 +95,7 @@ export function createPacker(config: ChunkConfig, deps: PackerDeps, contextOf?: 
 export function packBlock(packer: Packer, input: Block, heading: HeadingContext = input.heading ?? NO_HEADING): void {
   const { config, measure } = packer;
   const block = openBlock(packer, input);
-  if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) {
-    // The section's last chunk goes, and no cut will look back at its spans: they are not remembered.
-    flush(packer, false, false);
-    packer.section++;
-    emptyInPlace(packer.recent);
-    emptyInPlace(packer.recentValues);
-    emptyInPlace(packer.recentAdded);
-  }
+  if (block.kind === 'heading' && config.splitLevels.includes(block.depth)) startSection(packer, block.depth);
   const room = measure.budget(heading).max;
   // A block past the room is cut, and its size is not kept: the sizer may stop counting there.
   const size = blockSize(packer, block.text, room);
@@ -111,6 +104,26 @@ export function packBlock(packer: Packer, input: Block, heading: HeadingContext 
   const framed = (whole.prefix === '' && whole.suffix === '') || size > room ? size : packer.cut.sizer.size(whole.prefix + block.text + whole.suffix);
   if (framed <= room && !strandsHeadings(packer, whole)) addSpan(packer, whole);
   else cutAndAdd(packer, block, whole);
+}
+
+/**
+ * Starts a section at a split-level heading of `depth`. The section before ends with its last chunk, and no cut
+ * will look back at its spans: they are not remembered. A section that holds only its headings so far, each
+ * shallower than this one (`# Guide` right before `## Install`), has no text of its own: its headings open this
+ * section's first chunk rather than standing alone as a chunk that says nothing but a title.
+ */
+function startSection(packer: Packer, depth: number): void {
+  if (!opensSubsection(packer.chunk.spans, depth)) flush(packer, false, false);
+  packer.section++;
+  emptyInPlace(packer.recent);
+  emptyInPlace(packer.recentValues);
+  emptyInPlace(packer.recentAdded);
+}
+
+/** True when `spans` are headings only, the last shallower than `depth`: a heading of `depth` is their subsection. */
+function opensSubsection(spans: readonly BlockSpan[], depth: number): boolean {
+  const last = spans.at(-1);
+  return last !== undefined && (last.depth ?? depth) < depth && spans.every((span) => span.isHeading);
 }
 
 /** Texts up to this length are remembered by `blockSize`: V8 copies slices this short, so none holds its batch. */

@@ -234,10 +234,10 @@ describe('HTML in the format table', () => {
 
   it('chunkFile gives chunks that are slices of the extracted text, with the heading path', async () => {
     const path = join(dir, 'guide.htm');
-    writeFileSync(path, '<nav>menu</nav><main><h1>Guide</h1><h2>Install</h2><p>Run the installer.</p></main>');
+    writeFileSync(path, '<nav>menu</nav><main><h1>Guide</h1><p>Read first.</p><h2>Install</h2><p>Run the installer.</p></main>');
     const result = await chunkFile(path, { maxSize: 64 });
     expect(result.format).toBe('html');
-    expect(result.text).toBe('Guide\n\nInstall\n\nRun the installer.');
+    expect(result.text).toBe('Guide\n\nRead first.\n\nInstall\n\nRun the installer.');
     for (const c of result.chunks) expect(result.text.slice(c.start, c.end)).toBe(c.text);
     expect(result.chunks.at(-1)?.heading.path).toEqual(['Guide', 'Install']);
   });
