@@ -55,7 +55,7 @@ function cutByLevels(block: Block, levels: BlockLevels, budgets: CutBudget, ctx:
   for (const node of levels.spans) descent.visit(node.start, node.end, 0, node);
   if (list.spans.length === 0) return [];
   const spans = withHeadAndTail(list.spans, levels, { text, frame, room, max: budgets.rest.max }, ctx);
-  const packed = packSpans(spans, blockPackRules(text, budgets, frame, room, ctx));
+  const packed = packSpans(spans, blockPackRules(text, budgets, frame, ctx));
   return blockSpansOf(block, packed, levels, ctx.sizer);
 }
 
@@ -160,13 +160,12 @@ function grown(span: LevelSpan, start: number, end: number, place: SpanPlace, ct
 }
 
 /** How a block's own spans are packed: in its frame, their gaps looked up apart, cut after blank lines by hash. */
-function blockPackRules(text: string, budgets: CutBudget, frame: MeasuredFrame, room: number, ctx: CutContext): PackRules {
+function blockPackRules(text: string, budgets: CutBudget, frame: MeasuredFrame, ctx: CutContext): PackRules {
   return {
     text,
     budgets,
     frame,
     sizer: ctx.sizer,
-    room,
     alone: (span) => span.size,
     joined: (spans, k) => ctx.measure.gap(text.slice((spans[k] as LevelSpan).gapStart, (spans[k] as LevelSpan).start)) + (spans[k] as LevelSpan).size,
     // A block's own boundaries are all alike: only a blank line before one makes it a better place to cut.

@@ -57,18 +57,23 @@ export interface PackRules {
   readonly frame: MeasuredFrame;
   /** Measures runs as they will be seen. */
   readonly sizer: Sizer;
-  /** The room the spans were cut to fit. */
-  readonly room: number;
   /** Size of a span that opens a run, without the whitespace before it. */
   alone(span: LevelSpan): number;
+  /**
+   * Size of `prefix + span`, for a span that opens a run after the frame's prefix. Given where the two need not add
+   * up (a label's space joins the next word's token; a number after it does not), so that the run is estimated
+   * from what its opening measures with the prefix, and an opening that fits only without the prefix is cut a
+   * level down. Without it, the prefix's own size is added.
+   */
+  alonePrefixed?(span: LevelSpan, prefix: string): number;
   /** What `spans[k]` adds to a run that holds `spans[k - 1]`. */
   joined(spans: readonly LevelSpan[], k: number): number;
   /** Strength of the boundary before a span at `level` where no blank line comes before it (a blank line beats all). */
   strength(level: number): number;
   /**
-   * The spans one level below `span`, which opens a run and does not fit the room alone (it did only with the
-   * whitespace before it: a word that is one token after a space and two without); undefined when its level is
-   * the lowest. Each round goes one level deeper, so packing ends.
+   * The spans one level below `span`, which opens a run and does not fit its budget alone with its frame (it did
+   * only with the whitespace before it: a word that is one token after a space and two without; or only without
+   * the prefix); undefined when its level is the lowest. Each round goes one level deeper, so packing ends.
    */
   cutAgain?(span: LevelSpan): LevelSpan[] | undefined;
 }
@@ -96,8 +101,8 @@ export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOn
       i++;
       continue;
     }
-    const alone = rules.alone(opening);
-    const below = alone <= rules.room ? undefined : rules.cutAgain?.(opening);
+    const start = runStart(opening, out.length, rules);
+    const below = start.alone + start.framing <= budgetAt(rules, out.length).max ? undefined : rules.cutAgain?.(opening);
     if (below !== undefined) {
       // concat, not splice(...below): a spread of many thousands of arguments overflows the stack.
       all = all.slice(0, i).concat(below, all.slice(i + 1));
@@ -106,7 +111,7 @@ export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOn
       continue;
     }
     if (boundary < i) boundary = nextStandingAlone(all, i);
-    const run = packRun(all, i, boundary - 1, out.length, alone, rules, reads);
+    const run = packRun(all, i, boundary - 1, start, rules, reads);
     out.push(run.span);
     if (firstOnly) break;
     i = run.last + 1;
@@ -176,12 +181,43 @@ function nextStandingAlone(spans: readonly LevelSpan[], from: number): number {
   return k;
 }
 
-/** The run that starts at `spans[from]` (which measures `alone` without its gap) and ends at `spans[last]` at the latest. */
-function packRun(spans: readonly LevelSpan[], from: number, last: number, index: number, alone: number, rules: PackRules, reads: SpanReads): { span: PackedSpan; last: number } {
-  const { frame, text, sizer } = rules;
-  const budget: Budget = index === 0 ? rules.budgets.first : rules.budgets.rest;
+/** The budget of the run packing makes as its `index`th. */
+function budgetAt(rules: PackRules, index: number): Budget {
+  return index === 0 ? rules.budgets.first : rules.budgets.rest;
+}
+
+/** How a run starts: its place among the runs, its prefix, and what its opening span and its frame measure. */
+interface RunStart {
+  /** The run's index among the runs of the packing. */
+  readonly index: number;
+  /** The frame's prefix, or `''` for a run without it. */
+  readonly prefix: string;
+  /** Size of the opening span without the whitespace before it. */
+  readonly alone: number;
+  /** What the frame adds to the run, estimated: its prefix (with the opening span where the rules measure that) and suffix. */
+  readonly framing: number;
+  /** Exact size of the opening span as a run alone with its frame, where that is known without measuring it again. */
+  readonly whole: number | undefined;
+}
+
+/** The start of the `index`th run, opened by `span`. */
+function runStart(span: LevelSpan, index: number, rules: PackRules): RunStart {
+  const { frame } = rules;
   const prefix = index > 0 || frame.prefixFirst ? frame.prefix : '';
-  const framing = (prefix === '' ? 0 : frame.prefixSize) + frame.suffixSize;
+  const alone = rules.alone(span);
+  if (prefix === '' || rules.alonePrefixed === undefined) {
+    const framing = (prefix === '' ? 0 : frame.prefixSize) + frame.suffixSize;
+    return { index, prefix, alone, framing, whole: prefix === '' && frame.suffix === '' ? alone : undefined };
+  }
+  const prefixed = rules.alonePrefixed(span, prefix);
+  return { index, prefix, alone, framing: prefixed - alone + frame.suffixSize, whole: frame.suffix === '' ? prefixed : undefined };
+}
+
+/** The run that `start` opens at `spans[from]`, ending at `spans[last]` at the latest. */
+function packRun(spans: readonly LevelSpan[], from: number, last: number, start: RunStart, rules: PackRules, reads: SpanReads): { span: PackedSpan; last: number } {
+  const { frame, text, sizer } = rules;
+  const { prefix, alone, framing } = start;
+  const budget = budgetAt(rules, start.index);
   const bare = prefix === '' && frame.suffix === '';
   const desired = budget.desired - framing;
   const added = (k: number): number => (k === from ? alone : k === 0 ? rules.alone(spans[0] as LevelSpan) : joinedAt(reads, spans, k, rules));
@@ -195,7 +231,7 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
       const seen = prefix + text.slice((spans[from] as LevelSpan).start, (spans[to] as LevelSpan).end) + frame.suffix;
       return to === from ? sizer.size(seen) : sizeUpTo(sizer, seen, budget.max);
     },
-    single: bare ? alone : undefined,
+    single: start.whole,
     grow: ONE_BY_ONE,
     // The places of the runs before this one compete too: where a run ends then depends on the text alone.
     choose: (first, end) =>
@@ -210,7 +246,7 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, index:
   const span: PackedSpan = {
     start: (spans[from] as LevelSpan).start,
     end: (spans[end] as LevelSpan).end,
-    size: Math.max(0, (found.size as number) - framing),
+    size: Math.max(0, (found.size as number) - (prefix === '' ? 0 : frame.prefixSize) - frame.suffixSize),
     sizeExact: bare,
     framed: prefix !== '',
     fallback,

@@ -14,10 +14,10 @@ import { sizeUpTo, type Sizer } from '../protocols.js';
 import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows, unwrappedLines } from '../unicode/segment-windows.js';
 import { joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
-import type { Budget } from './budget.js';
+import { budget, type Budget } from './budget.js';
 import { gallop } from './fit.js';
 import { createDescent, createSpanList, levelSpan, type Descent, type Levels, type LevelSpan } from './levels.js';
-import { BLANK_LINE_STRENGTH, NO_FRAME, packSpans, type PackedSpan, type PackRules } from './pack.js';
+import { BLANK_LINE_STRENGTH, NO_FRAME, packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
 
 /** The text levels, coarse to fine. */
 export const PARAGRAPH = 0;
@@ -56,21 +56,47 @@ export interface TextCut {
   readonly segmenters: Segmenters;
   /** Spans are cut to fit `max`, packed up to `desired`; runs of clusters are cut to `desired`. */
   readonly budget: Budget;
+  /**
+   * What the embedder sees around every span (a turn's speaker label as prefix): spans are cut to the room it
+   * leaves, and every run is measured with it by the one fit search. Default none.
+   */
+  readonly frame?: Frame;
 }
 
 /**
- * Cuts `text` into spans, in order, trimmed of whitespace, each measuring at most `budget.max` (but for a lone
- * grapheme cluster over it, which cannot be cut), packed up to `budget.desired`. With `firstOnly`, only the first
- * span is made, and only the text it needs is segmented.
+ * Cuts `text` into spans, in order, trimmed of whitespace, each measuring at most `budget.max` with its frame (but
+ * for a lone grapheme cluster over it, which cannot be cut), packed up to `budget.desired`. With `firstOnly`, only
+ * the first span is made, and only the text it needs is segmented.
  */
 export function cutTextLevels(cut: TextCut, firstOnly = false): PackedSpan[] {
+  const frame = measuredFrame(cut);
+  const inFrame = frame === NO_FRAME ? cut : { ...cut, budget: roomInFrame(cut.budget, frame, cut.sizer) };
   const list = createSpanList(-1, firstOnly ? cut.budget.max : Number.POSITIVE_INFINITY);
-  const descent = createDescent(textLevels(cut), cut.budget.max, list);
+  const descent = createDescent(textLevels(inFrame), inFrame.budget.max, list);
   for (const range of subranges(cut.text, 0, cut.text.length, PARAGRAPH, cut.segmenters)) {
     if (list.done) break;
     descent.visit(range.start, range.end, PARAGRAPH, undefined);
   }
-  return packSpans(list.spans, textPackRules(cut), firstOnly);
+  return packSpans(list.spans, textPackRules(inFrame, frame, cut.budget), firstOnly);
+}
+
+/** The cut's frame with its prefix and suffix measured; `NO_FRAME` when it adds nothing. */
+function measuredFrame(cut: TextCut): MeasuredFrame {
+  const frame = cut.frame;
+  if (frame === undefined || (frame.prefix === '' && frame.suffix === '')) return NO_FRAME;
+  const size = (text: string): number => (text === '' ? 0 : cut.sizer.size(text));
+  return { ...frame, prefixSize: size(frame.prefix), suffixSize: size(frame.suffix) };
+}
+
+/**
+ * The budget of the spans inside `frame`: what it leaves of `outer`. The prefix is measured without the whitespace
+ * it ends with, which the span after it is measured with (spans are measured with the whitespace before them): a
+ * label's space is one token with the word after it.
+ */
+function roomInFrame(outer: Budget, frame: MeasuredFrame, sizer: Sizer): Budget {
+  const trimmed = frame.prefix.trimEnd();
+  const framing = (trimmed === '' ? 0 : sizer.size(trimmed)) + frame.suffixSize;
+  return budget(outer.desired - framing, outer.max - framing);
 }
 
 /** The text levels as a family the descent walks. */
@@ -142,17 +168,20 @@ function cutClusterRuns(start: number, end: number, descent: Descent<undefined>,
   }
 }
 
-/** How the text levels' spans are packed: no frame, sizes measured with the whitespace before them. */
-function textPackRules(cut: TextCut): PackRules {
+/**
+ * How the text levels' spans are packed: sizes measured with the whitespace before them, runs within `outer` with
+ * `frame`; `cut` is the cut inside the frame, which a span cut again goes down.
+ */
+function textPackRules(cut: TextCut, frame: MeasuredFrame, outer: Budget): PackRules {
   const { text, sizer } = cut;
   return {
     text,
-    budgets: { first: cut.budget, rest: cut.budget },
-    frame: NO_FRAME,
+    budgets: { first: outer, rest: outer },
+    frame,
     sizer,
-    room: cut.budget.max,
-    // A span that opens a run goes without the whitespace before it.
+    // A span that opens a run goes without the whitespace before it; after a prefix, it is measured with it.
     alone: (span) => (span.gapStart === span.start ? span.size : sizer.size(text.slice(span.start, span.end))),
+    alonePrefixed: (span, prefix) => sizer.size(prefix + text.slice(span.start, span.end)),
     joined: (spans, k) => (spans[k] as LevelSpan).size,
     strength: (level) => BLANK_LINE_STRENGTH - Math.max(SENTENCE, level),
     cutAgain: (span) => (span.level >= GRAPHEME ? undefined : cutLevelBelow(span, cut)),

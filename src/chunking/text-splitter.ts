@@ -79,6 +79,12 @@ export function createTextSplitter(config: TextSplitterConfig): HeadTextSplitter
       checkArguments(text, maxSize, maxSize);
       return cutTextLevels({ text, sizer, segmenters, budget: budget(maxSize) }, true)[0];
     },
+    splitFramed(text: string, prefix: string, maxSize: number): Span[] {
+      checkArguments(text, maxSize, maxSize);
+      if (typeof prefix !== 'string') throw new ChunkError('ERR_INVALID_INPUT', `TextSplitter.splitFramed needs a string prefix, got ${typeof prefix}`);
+      const frame = { prefix, suffix: '', prefixFirst: true, suffixLast: false };
+      return cutTextLevels({ text, sizer, segmenters, budget: budget(maxSize), frame }).map(({ start, end }) => ({ start, end }));
+    },
   };
 }
 
@@ -96,6 +102,13 @@ export interface HeadTextSplitter extends SpanSplitter {
    * cuts the head of a long block to the room its headings leave, then splits the rest at the full size.
    */
   splitHead(text: string, maxSize: number): SizedSpan | undefined;
+  /**
+   * The spans of `text`, each measuring at most `maxSize` as `prefix + span` (a turn's speaker label before each
+   * part of its utterance): the prefix is the frame of every span, and the one fit search measures every run with
+   * it, so that tokens that join across it count. The exception of `split` stands: a lone grapheme cluster over
+   * the room, and so every cluster once the prefix alone fills `maxSize`, comes back as its own span.
+   */
+  splitFramed(text: string, prefix: string, maxSize: number): Span[];
 }
 
 /** True for a splitter that gives its spans' sizes and the head of a split alone (the built-in one). */

@@ -30,7 +30,6 @@ function rules(text: string, desired: number, max = desired, strength = (_level:
     budgets: { first: budget(desired, max), rest: budget(desired, max) },
     frame: NO_FRAME,
     sizer: charSizer,
-    room: max,
     alone: (span) => span.size,
     joined: (spans, k) => (spans[k] as LevelSpan).start - (spans[k] as LevelSpan).gapStart + (spans[k] as LevelSpan).size,
     strength,

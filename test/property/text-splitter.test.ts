@@ -103,6 +103,20 @@ describe('TextSplitter on generated text', () => {
     });
   }
 
+  for (const setting of SETTINGS.filter((s) => ['tokens 32', 'chars 200', 'words 50'].includes(s.name))) {
+    it(`splitFramed keeps the span contract measured with its prefix, ${setting.name}`, () => {
+      const splitter = createTextSplitter({ sizer: setting.sizer, locale: 'en' });
+      // A label whose space joins the next word's token, one before a number (a token of its own), a long one.
+      fc.assert(
+        fc.property(generatedText, fc.constantFrom('Ana: ', 'Dr. Ben Carter: ', '> 2024 '), (text, prefix) => {
+          const spans = splitter.splitFramed(text, prefix, setting.maxSize);
+          checkSpans(text, spans, { size: (t) => setting.sizer.size(prefix + t) }, setting.maxSize);
+        }),
+        fcParams(25),
+      );
+    });
+  }
+
   it('returns the whole text as one span when it fits (chars, target = max)', () => {
     const splitter = createTextSplitter({ sizer: chars });
     fc.assert(
