@@ -82,42 +82,28 @@ interface TurnPart {
   readonly size: number;
 }
 
-/** How many times a part that measures over the limit with its speaker is cut again, tighter each time. */
-const RECUTS = 8;
-
 /**
  * The parts of a turn that measures over `maxTokens` alone, each `Speaker: part` and within `maxTokens`, cut by the
- * TextSplitter between sentences, then words; undefined when the speaker's name leaves no room. A part measured
- * with its speaker may still be over (the tokens at the join), and is cut again with a smaller room. A "Speaker:
+ * TextSplitter between sentences, then words, with the speaker's label as the frame of every part (measured with
+ * it, so that tokens joined across the label count); undefined when the speaker's name leaves no room. A "Speaker:
  * text" turn's utterance is the end of its source slice, so each part points at its own source range (the first
  * from the speaker on); a JSONL part points at its record.
  */
 function turnParts(turn: Block, sizer: Sizer, maxTokens: number, splitter: HeadTextSplitter): TurnPart[] | undefined {
   const speaker = turn.speaker as string;
   const utterance = turn.utterance as string;
-  const room = maxTokens - sizer.size(`${speaker}:`);
-  if (room < 1) return undefined;
-  const pending = splitter.split(utterance, room).map((span) => ({ ...span, room, cuts: 0 }));
+  // The exception of the size contract (docs/guarantees.md): the turn stays whole, flagged oversized.
+  if (maxTokens - sizer.size(`${speaker}:`) < 1) return undefined;
+  const label = `${speaker}: `;
   const inSource = utterance.length > 0 && turn.text.endsWith(utterance);
   const base = turn.text.length - utterance.length;
-  const parts: TurnPart[] = [];
-  while (pending.length > 0) {
-    const span = pending.shift() as (typeof pending)[number];
-    const text = `${speaker}: ${utterance.slice(span.start, span.end)}`;
-    const size = sizer.size(text);
-    const tighter = span.room - (size - maxTokens);
-    if (size > maxTokens && span.cuts < RECUTS && tighter >= 1) {
-      const again = splitter.split(utterance.slice(span.start, span.end), tighter);
-      if (again.length > 1) {
-        pending.unshift(...again.map((s) => ({ start: span.start + s.start, end: span.start + s.end, room: tighter, cuts: span.cuts + 1 })));
-        continue;
-      }
-    }
-    const from = !inSource ? 0 : parts.length === 0 ? 0 : base + span.start;
+  const parts = splitter.splitFramed(utterance, label, maxTokens).map((span, i): TurnPart => {
+    const text = label + utterance.slice(span.start, span.end);
+    const from = !inSource || i === 0 ? 0 : base + span.start;
     const to = inSource ? base + span.end : turn.text.length;
     const startLine = turn.startLine + countLineEndings(turn.text, 0, from);
-    parts.push({ text, start: turn.start + from, end: turn.start + to, startLine, endLine: startLine + countLineEndings(turn.text, from, to), size });
-  }
+    return { text, start: turn.start + from, end: turn.start + to, startLine, endLine: startLine + countLineEndings(turn.text, from, to), size: sizer.size(text) };
+  });
   // An utterance of whitespace alone has no part (a sizer that counts the space after the colon): the turn stays whole.
   return parts.length === 0 ? undefined : parts;
 }

@@ -4,6 +4,7 @@ import { createTurnsCore, normalizeTurns } from '../../../src/chunking/strategie
 import type { Sizer } from '../../../src/protocols.js';
 import type { Block } from '../../../src/types.js';
 import { referenceChunkIds } from '../../support/chunk-contracts.js';
+import { tiktokenSizer } from '../../support/tiktoken.js';
 
 const transcript = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? 'Bob' : 'Alice'}: line ${i}`).join('\n');
 const source = (text: string) => ({ id: 'call', origin: 'call.txt', text });
@@ -73,6 +74,15 @@ describe('byTurns', () => {
     expect(chunks.map((c) => c.metadata.isSplit)).toEqual([false, true, true, true, false]);
     expect(text.slice(chunks[1]!.start, chunks[1]!.end)).toBe(chunks[1]!.text);
     for (const c of chunks.slice(2, 4)) expect(`Ben: ${text.slice(c.start, c.end)}`).toBe(c.text);
+  });
+
+  it('measures each part with its speaker, where tokens join across the label (cl100k)', () => {
+    const parts = (said: string, maxTokens: number) =>
+      byTurns({ turnsPerChunk: 1, sizer: tiktokenSizer, maxTokens })(source(`Ana: ${said}`)).map((c) => [c.text, c.size]);
+    // "Ana: 10 well" is 5 tokens, though "Ana:" is 2 and "10 well" 2: the space before a number is a token of its own.
+    expect(parts('yes 10 well', 4)).toEqual([['Ana: yes', 3], ['Ana: 10', 4], ['Ana: well', 3]]);
+    // "Ana: Hello there," is 5 tokens, not 2 + 3 + 1: the label's space joins "Hello", and the part fills maxTokens.
+    expect(parts('Hello there, how are you doing?', 5)).toEqual([['Ana: Hello there,', 5], ['Ana: how are', 4], ['Ana: you doing?', 5]]);
   });
 
   it('keeps a turn whole, flagged oversized, when its speaker alone fills maxTokens', () => {
