@@ -105,7 +105,7 @@ export interface ChunkOptions {
   minSize?: number;
   /** Units of the previous chunk's tail repeated at the start of the next. Default 0. */
   overlap?: number;
-  /** Heading depths that start a new section. Default `[1, 2]`. */
+  /** Heading depths that start a new section. Default `[1, 2, 3]`. */
   splitLevels?: number[];
   /** Locale for sentence and word segmentation. Default `'en'`. */
   locale?: string;
@@ -122,8 +122,8 @@ export interface ChunkOptions {
    */
   contextualize?: boolean | ContextualizeOptions;
   /**
-   * Parents (off by default): every chunk gets the id of its heading section at `levels` (default `splitLevels`,
-   * of which they must be some), cut into windows of whole chunks past `maxSize` (default four times the chunk's
+   * Parents (off by default): every chunk gets the id of its heading section at `levels` (some of `splitLevels`;
+   * by default all but the deepest, so a parent is the section around the chunks' own), cut into windows of whole chunks past `maxSize` (default four times the chunk's
    * `maxSize`); `true` takes both defaults. The parents come with the chunks (`result.parents`, the `'parent'`
    * event of `chunk()`). Semantic strategy only.
    */
@@ -149,7 +149,7 @@ export interface ChunkOptions {
 
 /** The sections that become parents, and how large a parent may be. */
 export interface ParentsOptions {
-  /** Heading depths whose sections are parents; default `splitLevels`. Each must be one of `splitLevels`. */
+  /** Heading depths whose sections are parents; default `splitLevels` but the deepest (all of one). Each must be one of `splitLevels`. */
   levels?: number[];
   /** Largest parent in the unit; a longer section is cut into windows of whole chunks. Default 4 × `maxSize`. */
   maxSize?: number;
@@ -281,7 +281,9 @@ function parentsOption(value: unknown, chunking: { splitLevels: readonly number[
   checkKnownKeys(o, ['levels', 'maxSize'], 'parents.');
   if (chunking.strategy !== 'semantic') throw invalidOption('parents', `needs the semantic strategy, whose chunks never cross a section (strategy is '${chunking.strategy}')`, value);
   const p = o as ParentsOptions;
-  let levels = [...chunking.splitLevels];
+  // Chunks never cross a section at a split level, so parents at all of them would often be the chunk itself:
+  // a parent is the section one level up.
+  let levels = chunking.splitLevels.length > 1 ? chunking.splitLevels.slice(0, -1) : [...chunking.splitLevels];
   if (p.levels !== undefined) {
     const given = p.levels as unknown;
     if (!Array.isArray(given) || given.length === 0 || given.some((l) => !chunking.splitLevels.includes(l as number))) {
@@ -399,9 +401,13 @@ function defaultMaxSize(tokenizer: TokenizerSource): number {
   return tokenizer.modelMaxLength <= MAX_DEFAULT_FROM_MODEL ? tokenizer.modelMaxLength : DEFAULT_MAX_SIZE;
 }
 
-/** The `splitLevels` option: heading depths 1–6, sorted, each once; `[1, 2]` by default. */
+/**
+ * The `splitLevels` option: heading depths 1–6, sorted, each once; `[1, 2, 3]` by default. Down to `###`, since a
+ * chunk's breadcrumb is the path where it starts: a chunk that packed several `###` sections gave the text of all
+ * but the first a breadcrumb that was not theirs.
+ */
 function splitLevelsOption(value: unknown): number[] {
-  if (value === undefined) return [1, 2];
+  if (value === undefined) return [1, 2, 3];
   if (!Array.isArray(value) || value.some((l) => !Number.isInteger(l) || l < 1 || l > 6)) {
     throw invalidOption('splitLevels', 'must be an array of heading depths between 1 and 6', value);
   }

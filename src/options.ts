@@ -86,7 +86,7 @@ export const OPTION_TABLE: readonly OptionRow[] = [
   { key: 'targetSize', scope: 'chunk', flag: { group: 'Chunking', name: 'target-size', value: 'integer', arg: 'N', help: 'Size the packer aims for', default: '75% of max-size' } },
   { key: 'minSize', scope: 'chunk', flag: { group: 'Chunking', name: 'min-size', value: 'integer', arg: 'N', help: 'Smaller chunks are fused with a neighbour when the result fits', default: '25% of target-size' } },
   { key: 'overlap', scope: 'chunk', flag: { group: 'Chunking', name: 'overlap', value: 'integer', arg: 'N', help: 'Units of the previous chunk repeated at the start of the next', default: '0' } },
-  { key: 'splitLevels', scope: 'chunk', flag: { group: 'Chunking', name: 'split-levels', value: 'integers', arg: 'LIST', help: 'Heading depths that start a new section, comma-separated', default: '1,2' } },
+  { key: 'splitLevels', scope: 'chunk', flag: { group: 'Chunking', name: 'split-levels', value: 'integers', arg: 'LIST', help: 'Heading depths that start a new section, comma-separated', default: '1,2,3' } },
   { key: 'locale', scope: 'chunk', flag: { group: 'Chunking', name: 'locale', value: 'text', arg: 'TAG', help: 'Locale for sentence and word segmentation', default: 'en' } },
   { key: 'preserveTables', scope: 'chunk', flag: { group: 'Chunking', name: 'no-preserve-tables', value: 'negated', help: 'Let tables be cut like other text', default: 'tables kept whole when they fit' } },
   { key: 'tableSplit', scope: 'chunk' },

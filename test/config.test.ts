@@ -13,7 +13,7 @@ function failure(f: () => unknown): { code: string; option?: string; message: st
 describe('normalizeOptions', () => {
   it('fills defaults for a 512-token embedding model and freezes the result', () => {
     const c = normalizeOptions();
-    expect(c).toMatchObject({ unit: 'tokens', encoding: 'cl100k_base', maxSize: 512, targetSize: 384, minSize: 96, overlap: 0, splitLevels: [1, 2], strategy: 'semantic' });
+    expect(c).toMatchObject({ unit: 'tokens', encoding: 'cl100k_base', maxSize: 512, targetSize: 384, minSize: 96, overlap: 0, splitLevels: [1, 2, 3], strategy: 'semantic' });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.splitLevels)).toBe(true);
   });
@@ -45,7 +45,7 @@ describe('normalizeOptions', () => {
     ['contextualize.titel', { contextualize: { titel: true } }, /Invalid option contextualize.titel: is not a known option \(known: title\), got true/],
     ['parents', { parents: 'yes' }, /Invalid option parents: must be a boolean or an object such as \{ levels: \[1, 2\], maxSize: 2048 \}, got "yes"/],
     ['parents', { strategy: 'window', parents: true }, /Invalid option parents: needs the semantic strategy, whose chunks never cross a section \(strategy is 'window'\), got true/],
-    ['parents.levels', { parents: { levels: [3] } }, /Invalid option parents.levels: must be a non-empty array of heading depths among splitLevels \(1, 2\), whose sections no chunk crosses, got \[3\]/],
+    ['parents.levels', { parents: { levels: [4] } }, /Invalid option parents.levels: must be a non-empty array of heading depths among splitLevels \(1, 2, 3\), whose sections no chunk crosses, got \[4\]/],
     ['parents.maxSize', { maxSize: 256, parents: { maxSize: 100 } }, /Invalid option parents.maxSize: must be an integer >= 256, got 100/],
     ['parents.size', { parents: { size: 100 } }, /Invalid option parents.size: is not a known option \(known: levels, maxSize\), got 100/],
     ['documentId', { documentId: 7 as unknown as string }, /Invalid option documentId: must be a string \(or '' for a document without an id\), got 7/],
@@ -76,7 +76,10 @@ describe('normalizeOptions', () => {
 
   it('reads parents as true (the defaults) or { levels, maxSize }, and takes its own normalized form back', () => {
     expect(normalizeOptions({}).parents).toBeUndefined();
-    expect(normalizeOptions({ maxSize: 100, splitLevels: [1, 2, 3], parents: true }).parents).toEqual({ levels: [1, 2, 3], maxSize: 400 });
+    // By default a parent is the section around the chunks' own: the split levels but the deepest.
+    expect(normalizeOptions({ maxSize: 100, parents: true }).parents).toEqual({ levels: [1, 2], maxSize: 400 });
+    expect(normalizeOptions({ maxSize: 100, splitLevels: [1, 3, 5], parents: true }).parents).toEqual({ levels: [1, 3], maxSize: 400 });
+    expect(normalizeOptions({ maxSize: 100, splitLevels: [2], parents: true }).parents).toEqual({ levels: [2], maxSize: 400 });
     const config = normalizeOptions({ parents: { levels: [2, 1, 2], maxSize: 1000 } });
     expect(config.parents).toEqual({ levels: [1, 2], maxSize: 1000 });
     expect(normalizeOptions(config as never).parents).toEqual({ levels: [1, 2], maxSize: 1000 });

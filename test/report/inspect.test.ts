@@ -44,7 +44,7 @@ describe('runInspect', () => {
     const plain = io(false);
     expect(await runInspect([GUIDE, '--max-size', '200'], plain)).toBe(0);
     expect(plain.out()).not.toContain('\x1b[');
-    expect(plain.out()).toMatch(/^guide\.md · \d+ chunks · semantic · tokens \(cl100k_base\) · target 150 · min 37 · max 200 · overlap 0 · split levels 1, 2\n/);
+    expect(plain.out()).toMatch(/^guide\.md · \d+ chunks · semantic · tokens \(cl100k_base\) · target 150 · min 37 · max 200 · overlap 0 · split levels 1, 2, 3\n/);
     expect(plain.out()).toMatch(/^──── #0 guide\.md#[0-9a-f]{16} /m);
     // The statistics come first, before the first chunk.
     expect(plain.out().indexOf('\nStatistics\n')).toBeLessThan(plain.out().indexOf('──── #0 guide.md#'));

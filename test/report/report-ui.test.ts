@@ -20,7 +20,8 @@ const MARKDOWN = join(dir, 'field-notes.md');
 writeFileSync(MARKDOWN, problemMarkdown());
 const PDF = join(dir, 'long.pdf');
 writeFileSync(PDF, longPdf(14));
-const MD_ARGS = [MARKDOWN, '--max-size', '128', '--overlap', '16', '--preserve-code'];
+// Split at `#` and `##` only, so that `###` details are packed together and some heading lies inside a chunk.
+const MD_ARGS = [MARKDOWN, '--max-size', '128', '--overlap', '16', '--preserve-code', '--split-levels', '1,2'];
 
 /** What makes a chunk count under each problem row, as the summary counts it. */
 const KINDS: Record<string, (c: EmbeddedView['chunks'][number], v: EmbeddedView) => boolean> = {
@@ -212,7 +213,7 @@ describe.skipIf(!HAS_BROWSER)('the report in chromium, as a reader uses it', () 
         ] as const) {
           const file = join(ARTIFACTS, `ui-overlap-${name}-${screen.name}.html`);
           await inspectToHtml(args, file);
-          const { chunks, text } = await chunkFile(args[0], { maxSize: Number(args[2]), overlap: Number(args[4]), ...(name === 'markdown' ? { preserveCode: true } : {}) });
+          const { chunks, text } = await chunkFile(args[0], { maxSize: Number(args[2]), overlap: Number(args[4]), ...(name === 'markdown' ? { preserveCode: true, splitLevels: [1, 2] } : {}) });
           const v = await openReport(browser(), file, screen);
           const drawn = await v.page.evaluate(() => {
             const doc = document.getElementById('doc') as HTMLElement;
