@@ -34,11 +34,13 @@ import {
 import { MAIN_REGION, OUTSIDE_REGION, type ContentMode, type DraftBlock, type Region } from './document.js';
 import { BLOCK_ELEMENTS, BOILERPLATE, BOILERPLATE_ROLES, CLOSED_BY, hasClassName, HEADING_DEPTH, NAVIGATION_CLASSES, NEVER_TEXT, PERMALINK_TEXTS, SECTIONING, VOID_ELEMENTS } from './elements.js';
 import { cutPoint, dropHead, FlowText, sourceAt } from './flow-text.js';
-import type { Attributes, TokenHandler } from './tokens.js';
+import { MAX_ATTRIBUTE_LENGTH, type Attributes, type TokenHandler } from './tokens.js';
 
 /** The deepest stack of open elements kept; elements deeper are read as inline elements. */
 export const MAX_OPEN = 512;
 const DEEP_WARNING = `elements nested deeper than ${MAX_OPEN} levels were read as inline elements`;
+/** Said when an `alt` (the only kept attribute that becomes text) was cut. */
+const ALT_CUT_WARNING = `an image's alt text longer than ${MAX_ATTRIBUTE_LENGTH} characters was cut there`;
 /** Elements whose content the tokenizer reads as raw text: skipped to their end tag, whatever the depth. */
 const RAW_TEXT: ReadonlySet<string> = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
 /** Anything but HTML's whitespace (space, tab, line feed, form feed, carriage return). */
@@ -123,6 +125,10 @@ export class BlockBuilder implements TokenHandler {
   constructor(sink: DraftSink, mode: ContentMode) {
     this.#sink = sink;
     this.#mode = mode;
+  }
+
+  attributeCut(name: string): void {
+    if (name === 'alt' && !this.#warnings.includes(ALT_CUT_WARNING)) this.#warnings.push(ALT_CUT_WARNING);
   }
 
   text(text: string, start: number, end: number): void {

@@ -32,6 +32,8 @@ export interface TokenHandler {
   closeTag(name: string, start: number, end: number): void;
   /** Text with its character references decoded, from `[start, end)` of the source. */
   text(text: string, start: number, end: number): void;
+  /** A kept attribute of the next start tag was longer than `MAX_ATTRIBUTE_LENGTH` and comes cut there. */
+  attributeCut(name: string): void;
 }
 
 /** Attributes the block reader looks at; the others are skipped as they are read. */
@@ -126,17 +128,19 @@ export class HtmlTokens {
         this.#moved(end);
       },
       onattribdata: (start, end) => {
-        const tag = this.#tag;
-        if (tag.attribute !== null && tag.value.length < MAX_ATTRIBUTE_LENGTH) tag.value += window.slice(start, Math.min(end, start + MAX_ATTRIBUTE_LENGTH - tag.value.length));
+        this.#keepValue(window.slice(start, Math.min(end, start + MAX_ATTRIBUTE_LENGTH + 1)));
         this.#moved(end);
       },
-      onattribentity: (codePoint) => {
-        const tag = this.#tag;
-        if (tag.attribute !== null && tag.value.length < MAX_ATTRIBUTE_LENGTH) tag.value += String.fromCodePoint(codePoint);
-      },
+      onattribentity: (codePoint) => this.#keepValue(String.fromCodePoint(codePoint)),
       onattribend: (_quote, end) => {
         const tag = this.#tag;
-        if (tag.attribute !== null && !(tag.attribute in tag.attributes)) tag.attributes[tag.attribute] = tag.value;
+        if (tag.attribute !== null && !(tag.attribute in tag.attributes)) {
+          if (tag.value.length > MAX_ATTRIBUTE_LENGTH) {
+            tag.value = tag.value.slice(0, MAX_ATTRIBUTE_LENGTH);
+            handler.attributeCut(tag.attribute);
+          }
+          tag.attributes[tag.attribute] = tag.value;
+        }
         tag.attribute = null;
         this.#moved(end);
       },
@@ -154,6 +158,12 @@ export class HtmlTokens {
     };
     const HtmlTokenizer = tokenizerClass();
     this.#tokenizer = new HtmlTokenizer({ decodeEntities: true }, callbacks);
+  }
+
+  /** Adds to the kept attribute being read, up to one unit past the cap, so that a value over it is known. */
+  #keepValue(text: string): void {
+    const tag = this.#tag;
+    if (tag.attribute !== null && tag.value.length <= MAX_ATTRIBUTE_LENGTH) tag.value += text.slice(0, MAX_ATTRIBUTE_LENGTH + 1 - tag.value.length);
   }
 
   write(text: string): void {

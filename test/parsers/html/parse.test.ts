@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chunkFile } from '../../../src/api/chunk.js';
 import { detectFileFormat, detectFormat } from '../../../src/parsers/detect.js';
 import { parseHtml } from '../../../src/parsers/html/parse.js';
+import { MAX_ATTRIBUTE_LENGTH } from '../../../src/parsers/html/tokens.js';
 import type { Block } from '../../../src/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkstream-html-'));
@@ -219,6 +220,17 @@ describe('parseHtml: text and source offsets', () => {
     const bytes = Buffer.concat([Buffer.from('<meta charset="utf-8"><p>caf'), Buffer.from([0xe9]), Buffer.from('</p>')]);
     expect(read(bytes)).toEqual([['paragraph', 'caf\ufffd']]);
     expect(() => parseHtml(bytes, { fatal: true })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_UTF8' }));
+  });
+
+  it("keeps an alt text up to MAX_ATTRIBUTE_LENGTH, and says so on the image's block when it cut one", () => {
+    const image = (alt: string) => parseHtml(`<p>before</p><img alt="${alt}"><p>after</p>`).blocks;
+    const whole = image('x'.repeat(MAX_ATTRIBUTE_LENGTH - 1) + '&amp;');
+    expect(whole[1]?.text).toBe(`${'x'.repeat(MAX_ATTRIBUTE_LENGTH - 1)}&`);
+    expect(whole.flatMap((b) => b.warnings ?? [])).toEqual([]);
+    const cut = image('y'.repeat(MAX_ATTRIBUTE_LENGTH) + '&amp;z');
+    expect(cut[1]?.text).toBe('y'.repeat(MAX_ATTRIBUTE_LENGTH));
+    expect(cut[1]?.warnings).toEqual([expect.stringMatching(/alt text longer than 4096 characters was cut/)]);
+    expect(cut.map((b) => b.warnings)).toEqual([undefined, cut[1]?.warnings, undefined]);
   });
 });
 
