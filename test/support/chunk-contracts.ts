@@ -72,6 +72,13 @@ export function checkChunks(text: string, blocks: readonly Block[], chunks: read
       if (next !== undefined && !gapFills && !(next.kind === 'heading' && config.splitLevels.includes(next.depth))) {
         fail(c, 'is a heading alone although its section has content after it');
       }
+      // Nor before its first subsection: a section with no text of its own lends its headings to that subsection's
+      // first chunk, unless they and the subsection's heading do not fit one chunk together.
+      const last = inside.at(-1) as Block;
+      const opensNext = next !== undefined && next.kind === 'heading' && config.splitLevels.includes(next.depth) && last.kind === 'heading' && next.depth > last.depth;
+      if (opensNext && !gapFills && sizer.size(text.slice(c.start, next.end)) < config.maxSize) {
+        fail(c, 'is a heading alone although the subsection after it could take it');
+      }
     }
   }
   return { overlapped, eligible };
