@@ -71,8 +71,15 @@ const bench = startBench(
     contenders: { type: 'string', value: 'LIST', description: `contenders, of ${CONTENDERS.map((c) => c.key).join(',')} (default all)` },
     copies: { type: 'string', value: 'LIST', description: "copies of Node's API docs streamed, e.g. 1,4 (default 1,4,16 and ~70 MB); the parse thread runs on the largest" },
     runs: { type: 'string', default: '1', value: 'N', description: 'processes per measurement (per build), the fastest kept' },
+    options: { type: 'string', value: 'JSON', description: 'more chunking options for the chunkstream contenders, e.g. {"splitLevels":[1,2]} to hold a baseline built with other defaults to the same settings' },
   },
 );
+
+if (bench.values.options !== undefined) {
+  JSON.parse(bench.values.options);
+  // The children read it from their environment (`chunk-child.mjs`).
+  process.env.CHUNKSTREAM_BENCH_OPTIONS = bench.values.options;
+}
 
 const runs = numberFlag('runs', bench.values.runs, 1);
 const baseline = bench.values.baseline === undefined ? undefined : checkDist(bench.values.baseline, '--baseline');
@@ -235,7 +242,7 @@ async function streamingRuns(sections: string[], comparisons: Pair[]): Promise<v
   comparisons.push(...pairsOf(rows));
 }
 
-const sections: string[] = [`512 tokens, cl100k_base for every contender; each measurement in its own process${runs > 1 ? `, the fastest of ${runs}` : ''}.${baseline ? ` Baseline build: \`${baseline}\`.` : ''}`];
+const sections: string[] = [`512 tokens, cl100k_base for every contender${bench.values.options === undefined ? '' : ` (chunkstream also with \`${bench.values.options}\`)`}; each measurement in its own process${runs > 1 ? `, the fastest of ${runs}` : ''}.${baseline ? ` Baseline build: \`${baseline}\`.` : ''}`];
 const comparisons: Pair[] = [];
 await documentRuns(sections, comparisons);
 if (bench.quick) bench.skip('the streaming runs (--quick)');

@@ -19,6 +19,8 @@ import { pipeline } from 'node:stream/promises';
 import { CORPUS, distModule, filesUnder, NODE_DOCS, peakRssBytes, report as printReport, stopwatch } from './measured.mjs';
 
 const SIZE = 512;
+/** More chunking options for chunkstream, as `bench/chunk.ts --options` gave them. */
+const EXTRA = JSON.parse(process.env.CHUNKSTREAM_BENCH_OPTIONS ?? '{}');
 const CORPUS_MD = join(CORPUS, 'md');
 
 const [contender, input] = process.argv.slice(2);
@@ -46,13 +48,13 @@ async function contenderRun() {
   switch (contender) {
     case 'chunkstream': {
       const { chunkText } = await distModule();
-      return (text) => chunkText(text, { maxSize: SIZE, unit: 'tokens' }).chunks.map((c) => c.text);
+      return (text) => chunkText(text, { ...EXTRA, maxSize: SIZE, unit: 'tokens' }).chunks.map((c) => c.text);
     }
     case 'chunkstream-thread': {
       const { chunk, parse } = await distModule();
       return async (text) => {
         const out = [];
-        await pipeline(Readable.from([text]), parse({ workers: 1 }), chunk({ maxSize: SIZE }), sink((c) => out.push(c.text)));
+        await pipeline(Readable.from([text]), parse({ workers: 1 }), chunk({ ...EXTRA, maxSize: SIZE }), sink((c) => out.push(c.text)));
         return out;
       };
     }
@@ -144,7 +146,7 @@ async function streamFile(path) {
   await pipeline(
     createReadStream(path),
     parse({ format: 'markdown', workers }),
-    chunk({ maxSize: SIZE }),
+    chunk({ ...EXTRA, maxSize: SIZE }),
     sink((c) => {
       sizes.push(c.size);
       bounds.push(c.start, c.end);
