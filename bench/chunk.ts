@@ -8,8 +8,8 @@
  * Every measurement runs in its own plain Node process (`support/chunk-child.mjs`), so that peak RSS (the
  * process's own high-water mark, worker threads included) and warm-up belong to that measurement alone. All
  * contenders count tokens with cl100k_base from the local js-tiktoken ranks, at 512 tokens. The corpus and Node's
- * docs are chunked twice in each process: the table gives the second pass (the steady state of a job over many
- * files) and, beside it, the first, which includes compiling each contender's code.
+ * docs are chunked five times in each process: the table gives the fastest pass after the first (the steady state
+ * of a job over many files) and, beside it, the first, which includes compiling each contender's code.
  *
  * `--baseline DIR` names a second built `dist/`, e.g. of an older commit in a temporary worktree whose
  * `node_modules` links to this one's. The chunkstream contenders then run on both builds, alternately, and a
