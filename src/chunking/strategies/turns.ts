@@ -108,96 +108,112 @@ function turnParts(turn: Block, sizer: Sizer, maxTokens: number, splitter: HeadT
   return parts.length === 0 ? undefined : parts;
 }
 
+/** What the turns core holds: the turns not yet covered by a window, its counters and the texts emitted. */
+interface TurnsState {
+  readonly config: TurnsConfig;
+  readonly owner: ChunkOwner;
+  /** Turns received and not yet passed by the windows. */
+  readonly queue: Block[];
+  /** Hashes of the texts emitted so far (a window that repeats another is not emitted again). */
+  readonly seen: Set<string>;
+  /** Position (in turns received) of `queue[0]`. */
+  head: number;
+  /** Position of the last turn some window has covered. */
+  covered: number;
+  /** The next chunk's index. */
+  index: number;
+  received: number;
+  /** Built on the first turn too large alone: building one loads ICU's segmentation rules. */
+  splitter: HeadTextSplitter | undefined;
+}
+
 /**
  * The turns core: turn blocks in, chunks out, holding at most `turnsPerChunk` turns and the hashes of the
  * texts emitted so far (for dedupe).
  */
 export function createTurnsCore(config: TurnsConfig, owner: ChunkOwner): Core<Block, Chunk> {
-  const { turnsPerChunk, overlapTurns, sizer, maxTokens, minTokens } = config;
-  const step = turnsPerChunk - overlapTurns;
-  const queue: Block[] = [];
-  const at = {
-    /** Position (in turns received) of `queue[0]`. */
-    head: 0,
-    /** Position of the last turn some window has covered. */
-    covered: -1,
-    /** The next chunk's index. */
-    index: 0,
-    received: 0,
-  };
-  const seen = new Set<string>();
-  // Built on the first turn too large alone: building one loads ICU's segmentation rules.
-  let splitter: HeadTextSplitter | undefined;
-
-  /** Emits the parts of a turn too large alone; false when it cannot be cut (its speaker's name fills the room). */
-  function emitParts(turn: Block, out: Chunk[]): boolean {
-    splitter ??= createTextSplitter({ sizer });
-    const parts = turnParts(turn, sizer, maxTokens, splitter);
-    if (parts === undefined) return false;
-    const position = turn.turn ?? at.head;
-    // No part is dropped below minTokens: the turn's text would be lost, not a window that repeats others.
-    for (const part of parts) {
-      const hash = hashText(part.text);
-      if (seen.has(hash)) continue;
-      seen.add(hash);
-      // A part is a piece of a cut turn (isSplit); one over the limit is flagged as a whole turn would be.
-      const metadata = { kinds: ['paragraph' as const], isSplit: true, ...(part.size > maxTokens ? { oversizedReason: 'turn longer than maxTokens' } : {}) };
-      out.push(finishChunk({ ...part, startTurn: position, endTurn: position, metadata, ...(part.size > maxTokens ? { oversized: true } : {}) }, owner, at.index++));
-    }
-    return true;
-  }
-
-  function window(out: Chunk[]): void {
-    let w = Math.min(turnsPerChunk, queue.length);
-    let text = queue.slice(0, w).map(lineOf).join('\n');
-    let size = sizer.size(text);
-    while (w > 1 && size > maxTokens) {
-      w--;
-      text = queue.slice(0, w).map(lineOf).join('\n');
-      size = sizer.size(text);
-    }
-    const hash = hashText(text);
-    if (size > maxTokens && emitParts(queue[0] as Block, out)) {
-      // Cut into parts: nothing else to emit for this window of one turn.
-    } else if (size >= minTokens && !seen.has(hash)) {
-      seen.add(hash);
-      const firstTurn = queue[0] as Block;
-      const lastTurn = queue[w - 1] as Block;
-      const draft = {
-        text,
-        start: firstTurn.start,
-        end: lastTurn.end,
-        startLine: firstTurn.startLine,
-        endLine: lastTurn.endLine,
-        size,
-        startTurn: firstTurn.turn ?? at.head,
-        endTurn: lastTurn.turn ?? at.head + w - 1,
-        metadata: { kinds: ['paragraph' as const] },
-        ...(size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {}),
-      };
-      out.push(finishChunk(draft, owner, at.index++));
-    }
-    at.covered = at.head + w - 1;
-    // A shrunk window advances by its own size at most, so no turn is skipped.
-    const advance = Math.max(1, Math.min(w, step));
-    queue.splice(0, advance);
-    at.head += advance;
-  }
-
+  const state: TurnsState = { config, owner, queue: [], seen: new Set(), head: 0, covered: -1, index: 0, received: 0, splitter: undefined };
+  const { queue } = state;
   return {
     write(block) {
       const turn = checkTurn(block);
-      queue.push(turn.turn === undefined ? { ...turn, turn: at.received } : turn);
-      at.received++;
+      queue.push(turn.turn === undefined ? { ...turn, turn: state.received } : turn);
+      state.received++;
       const out: Chunk[] = [];
-      while (queue.length >= turnsPerChunk) window(out);
+      while (queue.length >= config.turnsPerChunk) emitWindow(state, out);
       return out;
     },
     end() {
       const out: Chunk[] = [];
-      while (queue.length > 0 && at.head + queue.length - 1 > at.covered) window(out);
+      while (queue.length > 0 && state.head + queue.length - 1 > state.covered) emitWindow(state, out);
       queue.length = 0;
       return out;
     },
   };
+}
+
+/** Emits the parts of a turn too large alone; false when it cannot be cut (its speaker's name fills the room). */
+function emitParts(state: TurnsState, turn: Block, out: Chunk[]): boolean {
+  const { sizer, maxTokens } = state.config;
+  state.splitter ??= createTextSplitter({ sizer });
+  const parts = turnParts(turn, sizer, maxTokens, state.splitter);
+  if (parts === undefined) return false;
+  const position = turn.turn ?? state.head;
+  // No part is dropped below minTokens: the turn's text would be lost, not a window that repeats others.
+  for (const part of parts) {
+    const hash = hashText(part.text);
+    if (state.seen.has(hash)) continue;
+    state.seen.add(hash);
+    // A part is a piece of a cut turn (isSplit); one over the limit is flagged as a whole turn would be.
+    const metadata = { kinds: ['paragraph' as const], isSplit: true, ...(part.size > maxTokens ? { oversizedReason: 'turn longer than maxTokens' } : {}) };
+    out.push(finishChunk({ ...part, startTurn: position, endTurn: position, metadata, ...(part.size > maxTokens ? { oversized: true } : {}) }, state.owner, state.index++));
+  }
+  return true;
+}
+
+/** The most turns from the queue's head whose lines fit `maxTokens` together (at least one), with their text and size. */
+function fittingWindow(state: TurnsState): { turns: number; text: string; size: number } {
+  const { turnsPerChunk, sizer, maxTokens } = state.config;
+  let turns = Math.min(turnsPerChunk, state.queue.length);
+  let text = state.queue.slice(0, turns).map(lineOf).join('\n');
+  let size = sizer.size(text);
+  while (turns > 1 && size > maxTokens) {
+    turns--;
+    text = state.queue.slice(0, turns).map(lineOf).join('\n');
+    size = sizer.size(text);
+  }
+  return { turns, text, size };
+}
+
+/** Emits the window at the queue's head (or the parts of its one turn too large alone) and moves the queue on. */
+function emitWindow(state: TurnsState, out: Chunk[]): void {
+  const { queue } = state;
+  const { turnsPerChunk, overlapTurns, maxTokens, minTokens } = state.config;
+  const { turns: w, text, size } = fittingWindow(state);
+  const hash = hashText(text);
+  if (size > maxTokens && emitParts(state, queue[0] as Block, out)) {
+    // Cut into parts: nothing else to emit for this window of one turn.
+  } else if (size >= minTokens && !state.seen.has(hash)) {
+    state.seen.add(hash);
+    const firstTurn = queue[0] as Block;
+    const lastTurn = queue[w - 1] as Block;
+    const draft = {
+      text,
+      start: firstTurn.start,
+      end: lastTurn.end,
+      startLine: firstTurn.startLine,
+      endLine: lastTurn.endLine,
+      size,
+      startTurn: firstTurn.turn ?? state.head,
+      endTurn: lastTurn.turn ?? state.head + w - 1,
+      metadata: { kinds: ['paragraph' as const] },
+      ...(size > maxTokens ? { oversized: true, metadata: { kinds: ['paragraph' as const], oversizedReason: 'turn longer than maxTokens' } } : {}),
+    };
+    out.push(finishChunk(draft, state.owner, state.index++));
+  }
+  state.covered = state.head + w - 1;
+  // A shrunk window advances by its own size at most, so no turn is skipped.
+  const advance = Math.max(1, Math.min(w, turnsPerChunk - overlapTurns));
+  queue.splice(0, advance);
+  state.head += advance;
 }
