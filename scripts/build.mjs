@@ -17,6 +17,11 @@
  * - after `tsc`: js-tiktoken's ranks of each encoding decoded once into the arrays token counting looks up, written
  *   to `dist/chunking/sizers/ranks/<encoding>.bin` (`src/chunking/sizers/rank-table-file.ts`): every process and
  *   thread reads them in a few milliseconds instead of decoding a megabyte of base64 on its first count.
+ * - after `tsc`: pdf.js's worker module without image decoding, written to `dist/parsers/pdf/vendor/pdf.worker.mjs`
+ *   under a first line naming the pdfjs-dist worker it was made from (`src/parsers/pdf/pdfjs-worker.ts`): every PDF
+ *   sandbox imports it as it is instead of patching 2.1 MB into a temporary file when it starts. When the patch does
+ *   not apply to the installed pdfjs-dist, no file is written (the sandbox then loads pdf.js's own worker) and the
+ *   build says so; `test/parsers/pdf/pdfjs-worker.test.ts` fails on such a version.
  *
  * The script stays readable (not minified), as the old hand-written one was, so a reader of a report can audit
  * what runs in it; its hash in the page's Content-Security-Policy pins exactly that. The stylesheet, written one
@@ -26,7 +31,7 @@
  *     node scripts/build.mjs
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -132,5 +137,27 @@ async function writeRankTables() {
   }
 }
 
-const ok = await Promise.all([typeCheck('tsconfig.json').then((built) => built && writeRankTables()), typeCheck(join('src', 'report', 'client', 'tsconfig.json')), bundleClient(), bundleRemark()]);
+/** Writes the PDF sandbox's worker module, with the module `tsc` has just built; resolves to whether nothing failed. */
+async function writePdfWorker() {
+  try {
+    const { prebuiltWorker, prebuiltWorkerPath } = await import('../dist/parsers/pdf/pdfjs-worker.js');
+    const file = prebuiltWorkerPath();
+    const bytes = prebuiltWorker();
+    if (bytes === null) {
+      // A copy left by an earlier build would not match the new pdfjs-dist anyway; it is not shipped either.
+      rmSync(file, { force: true });
+      console.warn(`pdf worker: the patch does not apply to the installed pdfjs-dist; ${file} not written, PDF sandboxes decode images`);
+      return true;
+    }
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+    return true;
+  } catch (error) {
+    console.error(`pdf worker: ${error.message}`);
+    return false;
+  }
+}
+
+const afterTsc = async (built) => built && (await Promise.all([writeRankTables(), writePdfWorker()])).every(Boolean);
+const ok = await Promise.all([typeCheck('tsconfig.json').then(afterTsc), typeCheck(join('src', 'report', 'client', 'tsconfig.json')), bundleClient(), bundleRemark()]);
 if (!ok.every(Boolean)) process.exit(1);

@@ -2,15 +2,17 @@
  * The package as a user installs it: `npm pack`, unpacked into fresh projects (their other dependencies linked to
  * the repository's, not downloaded). What a user meets there is held here:
  *
- * - the tarball ships the licence, the README and the docs, and no source map points at a file it lacks;
+ * - the tarball ships the licence, the README and the docs, and no source map points at a file it lacks; the PDF
+ *   sandbox finds the build's copy of pdf.js's worker there and takes it for the installed pdfjs-dist's;
  * - a strict NodeNext TypeScript project, with the libraries' types checked too (`skipLibCheck` off), type-checks
  *   every example of README.md and docs/*.md (see `support/doc-snippets.ts`), then runs each one;
  * - a CommonJS project `require()`s the main entry and every subpath (Node 20.19's require of ES modules), typed
  *   from a `.cts` file, and chunks a string and a PDF through them.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkFile, chunkText } from '../src/api/chunk.js';
 import { createTokenSizer } from '../src/chunking/sizers/index.js';
@@ -85,7 +87,7 @@ afterAll(async () => {
 describe('the packed tarball', () => {
   it('ships the licence the manifest names, the README, the docs and the built code', () => {
     const files = state.packed!.files;
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'docs/api.md']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'docs/api.md', 'dist/parsers/pdf/vendor/pdf.worker.mjs']));
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(new RegExp(`^${manifest.license} License`));
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('bench/'))).toEqual([]);
   });
@@ -104,6 +106,15 @@ describe('the packed tarball', () => {
       });
     }
     expect(missing).toEqual([]);
+  });
+
+  it("gives the PDF sandbox the build's worker, made from the pdfjs-dist the package resolves: no temporary copy", async () => {
+    const module = join(state.packed!.dir, 'ts', 'node_modules', 'chunkstream', 'dist', 'parsers', 'pdf', 'pdfjs-worker.js');
+    const { workerModuleFile } = (await import(pathToFileURL(module).href)) as typeof import('../src/parsers/pdf/pdfjs-worker.js');
+    const temporaryRoot = join(state.packed!.dir, 'worker-temporary');
+    mkdirSync(temporaryRoot);
+    expect(workerModuleFile({ temporaryRoot })).toMatchObject({ origin: 'prebuilt', path: join(dirname(module), 'vendor', 'pdf.worker.mjs') });
+    expect(readdirSync(temporaryRoot)).toEqual([]);
   });
 
   it('gives every entry types and a condition that require() reaches as well as import', () => {

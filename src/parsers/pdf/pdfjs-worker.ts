@@ -16,12 +16,17 @@
  * inline images are decoded into their operators' arguments, as before. The copy is made only for the pdf.js version
  * this was read against, and only when the patched text occurs once; otherwise pdf.js loads its own worker and decodes
  * images as it always did (slower, same blocks).
+ *
+ * `npm run build` writes that copy into `dist/` (`prebuiltWorker`), so that a sandbox imports it as it is; patching
+ * the 2.1 MB at every start and writing it to a temporary file cost some 30 ms of each start. Running the sources
+ * (tests, tsx), or with a copy made from another pdfjs-dist, the sandbox patches the installed worker into a
+ * temporary directory at start, imports it from there and removes it, as it always did.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The pdfjs-dist version whose worker `buildImage` was read and patched; another version loads unpatched. */
 export const PATCHED_PDFJS_VERSION = '5.4.624';
@@ -53,31 +58,131 @@ export function withoutImageDecoding(source: Buffer): Buffer | null {
   return Buffer.concat([source.subarray(0, cut), Buffer.from(SKIP_IMAGE), source.subarray(cut)]);
 }
 
-/**
- * Loads the patched worker module so that pdf.js uses it for its in-process ("fake") worker, as it uses any module
- * found at `globalThis.pdfjsWorker` (which the worker module sets itself when loaded). Must run before the first
- * document is opened. Resolves to false, leaving pdf.js to load its own worker, when the installed pdf.js is another
- * version or the copy cannot be made.
- *
- * The copy is written to a private temporary directory, imported and removed: imported from a `data:` URL instead,
- * its 2.3 MB cost some 100 ms more CPU to load each time a sandbox starts.
- */
-export async function installWorkerWithoutImageDecoding(): Promise<boolean> {
+/** pdf.js's own worker module as installed: where it is, the package's version and the file's size in bytes. */
+interface InstalledWorker {
+  readonly path: string;
+  readonly version: string | undefined;
+  readonly bytes: number;
+}
+
+function installedWorker(): InstalledWorker {
   const require = createRequire(import.meta.url);
-  let dir: string | null = null;
+  const { version } = require('pdfjs-dist/package.json') as { version?: string };
+  const path = require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  return { path, version, bytes: statSync(path).size };
+}
+
+/**
+ * The first line of the build's copy, naming the worker it was made from: the version of pdfjs-dist and the size of
+ * its worker module. A copy whose first line is not the installed worker's is not used. Not a hash of the source:
+ * reading and hashing its 2.1 MB took some 15 ms, half of what the copy saves; the version is what pdf.js checks
+ * itself (its API refuses a worker of another version), and the size catches a worker edited in place.
+ */
+function fingerprintLine(worker: InstalledWorker): string {
+  return `// chunkstream: pdfjs-dist ${worker.version} legacy/build/pdf.worker.mjs (${worker.bytes} bytes) without image decoding\n`;
+}
+
+/** The installed worker without image decoding, or null when it is not the version or the text the patch is for. */
+function patchedInstalledWorker(worker: InstalledWorker): Buffer | null {
+  return worker.version === PATCHED_PDFJS_VERSION ? withoutImageDecoding(readFileSync(worker.path)) : null;
+}
+
+/**
+ * What `scripts/build.mjs` writes to `prebuiltWorkerPath()`: the installed worker without image decoding, under a
+ * first line that names it, or null when the patch does not apply to it (the sandbox then loads pdf.js's own).
+ */
+export function prebuiltWorker(): Buffer | null {
+  const worker = installedWorker();
+  const patched = patchedInstalledWorker(worker);
+  return patched === null ? null : Buffer.concat([Buffer.from(fingerprintLine(worker)), patched]);
+}
+
+/** Where the build writes its copy of the worker: beside this module, in `dist/parsers/pdf/vendor/`. */
+export function prebuiltWorkerPath(): string {
+  return fileURLToPath(new URL('./vendor/pdf.worker.mjs', import.meta.url));
+}
+
+/** Whether the file at `path` starts with `line`; false when there is no such file. */
+function startsWith(path: string, line: string): boolean {
+  const expected = Buffer.from(line);
+  const found = Buffer.alloc(expected.length);
+  let fd: number;
   try {
-    const { version } = require('pdfjs-dist/package.json') as { version?: string };
-    if (version !== PATCHED_PDFJS_VERSION) return false;
-    const patched = withoutImageDecoding(readFileSync(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')));
-    if (patched === null) return false;
-    dir = mkdtempSync(join(tmpdir(), 'chunkstream-pdfjs-'));
-    const file = join(dir, 'pdf.worker.mjs');
-    writeFileSync(file, patched);
-    const worker = (await import(pathToFileURL(file).href)) as { WorkerMessageHandler?: unknown };
-    return worker.WorkerMessageHandler !== undefined;
+    fd = openSync(path, 'r');
   } catch {
-    return false;
+    return false; // not built: the tests and tsx scripts run the sources
+  }
+  try {
+    return readSync(fd, found, 0, found.length, 0) === found.length && found.equals(expected);
   } finally {
-    if (dir !== null) rmSync(dir, { recursive: true, force: true });
+    closeSync(fd);
+  }
+}
+
+/** Where the worker module the sandbox imports comes from. */
+export type WorkerOrigin = 'prebuilt' | 'patched' | 'pdfjs';
+
+/** A worker module without image decoding, ready to import. */
+export interface WorkerModuleFile {
+  readonly path: string;
+  /** `prebuilt`: the build's copy; `patched`: a copy made just now in a temporary directory. */
+  readonly origin: Exclude<WorkerOrigin, 'pdfjs'>;
+  /** Removes the temporary copy once imported; does nothing to the build's. */
+  remove(): void;
+}
+
+/** Where `workerModuleFile` looks and writes; tests point both elsewhere. */
+export interface WorkerLocations {
+  /** The build's copy; by default `prebuiltWorkerPath()`. */
+  readonly prebuilt?: string;
+  /** Where a temporary copy's directory is made; by default the system's temporary directory. */
+  readonly temporaryRoot?: string;
+}
+
+/**
+ * The worker module to import: the build's copy when it was made from the installed worker; otherwise (running the
+ * sources, a copy left from another pdfjs-dist) the installed worker patched now into a private temporary
+ * directory; null when the patch does not apply, and pdf.js is to load its own worker.
+ */
+export function workerModuleFile(locations: WorkerLocations = {}): WorkerModuleFile | null {
+  const worker = installedWorker();
+  const prebuilt = locations.prebuilt ?? prebuiltWorkerPath();
+  if (worker.version === PATCHED_PDFJS_VERSION && startsWith(prebuilt, fingerprintLine(worker))) {
+    return { path: prebuilt, origin: 'prebuilt', remove: () => {} };
+  }
+  const patched = patchedInstalledWorker(worker);
+  if (patched === null) return null;
+  const dir = mkdtempSync(join(locations.temporaryRoot ?? tmpdir(), 'chunkstream-pdfjs-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const path = join(dir, 'pdf.worker.mjs');
+  try {
+    writeFileSync(path, patched);
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { path, origin: 'patched', remove };
+}
+
+/**
+ * Loads the worker module without image decoding so that pdf.js uses it for its in-process ("fake") worker, as it
+ * uses any module found at `globalThis.pdfjsWorker` (which the worker module sets itself when loaded). Must run
+ * before the first document is opened. Resolves to where the module came from: `pdfjs` when none was loaded
+ * (another pdf.js version, or the copy could not be made), leaving pdf.js to load its own worker.
+ *
+ * A temporary copy is removed once imported: imported from a `data:` URL instead, its 2.1 MB cost some 100 ms more
+ * CPU to load each time a sandbox starts.
+ */
+export async function installWorkerWithoutImageDecoding(locations: WorkerLocations = {}): Promise<WorkerOrigin> {
+  let file: WorkerModuleFile | null = null;
+  try {
+    file = workerModuleFile(locations);
+    if (file === null) return 'pdfjs';
+    const worker = (await import(pathToFileURL(file.path).href)) as { WorkerMessageHandler?: unknown };
+    return worker.WorkerMessageHandler === undefined ? 'pdfjs' : file.origin;
+  } catch {
+    return 'pdfjs';
+  } finally {
+    file?.remove();
   }
 }

@@ -1,13 +1,17 @@
 /**
  * The sandbox's copy of pdf.js's worker: the patch applies to the pdf.js installed (an upgrade fails here, so that
  * someone reads `buildPaintImageXObject` again), and with it a page's operator list still places its image, operator
- * and transform, while the image's pixels are never decoded.
+ * and transform, while the image's pixels are never decoded. The build's copy is imported as it is when it was made
+ * from the installed worker, and no temporary file is made; missing or made from another worker, the sandbox
+ * patches the installed one into a temporary directory it removes.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadPdfjs } from '../../../src/parsers/pdf/pdfjs-reader.js';
-import { PATCHED_PDFJS_VERSION, withoutImageDecoding } from '../../../src/parsers/pdf/pdfjs-worker.js';
+import { installWorkerWithoutImageDecoding, PATCHED_PDFJS_VERSION, prebuiltWorker, prebuiltWorkerPath, withoutImageDecoding, workerModuleFile } from '../../../src/parsers/pdf/pdfjs-worker.js';
 import { buildPdf, imageAt, textAt } from '../../support/pdf-builder.js';
 
 const require = createRequire(import.meta.url);
@@ -51,4 +55,60 @@ describe('the worker without image decoding', () => {
       await task.destroy();
     }
   });
+});
+
+describe('the build\'s copy of the worker', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkstream-worker-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const source = readFileSync(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'));
+  /** A directory of its own for each case's temporary copies, to see that none is made or that it is removed. */
+  const temporaryRoot = (name: string): string => {
+    const root = join(dir, name);
+    mkdirSync(root);
+    return root;
+  };
+  const built = prebuiltWorker();
+  // Under a node_modules folder, so that vitest leaves its import to Node as it leaves pdf.js's own modules:
+  // transformed by vite on the way, the 2.1 MB took 1.7 s to import.
+  const prebuilt = join(dir, 'node_modules', 'vendor', 'pdf.worker.mjs');
+  mkdirSync(dirname(prebuilt), { recursive: true });
+  writeFileSync(prebuilt, built ?? '');
+
+  it('is the patched worker under a first line naming the installed pdfjs-dist and its worker\'s size', () => {
+    const text = (built as Buffer).toString('utf8');
+    const [first] = text.split('\n', 1);
+    expect(first).toBe(`// chunkstream: pdfjs-dist ${PATCHED_PDFJS_VERSION} legacy/build/pdf.worker.mjs (${source.length} bytes) without image decoding`);
+    expect(text.slice(first!.length + 1)).toBe((withoutImageDecoding(source) as Buffer).toString('utf8'));
+    expect(prebuiltWorkerPath()).toMatch(/[/\\]parsers[/\\]pdf[/\\]vendor[/\\]pdf\.worker\.mjs$/);
+  });
+
+  it('is imported as it is when it was made from the installed worker: no temporary file', async () => {
+    const root = temporaryRoot('prebuilt');
+    const file = workerModuleFile({ prebuilt, temporaryRoot: root });
+    expect(file).toMatchObject({ path: prebuilt, origin: 'prebuilt' });
+    expect(readdirSync(root)).toEqual([]);
+    expect(await installWorkerWithoutImageDecoding({ prebuilt, temporaryRoot: root })).toBe('prebuilt');
+    expect(readdirSync(root)).toEqual([]);
+    expect((globalThis as { pdfjsWorker?: { WorkerMessageHandler?: unknown } }).pdfjsWorker?.WorkerMessageHandler).toBeDefined();
+  });
+
+  const others: [string, Buffer | null][] = [
+    ['missing (running the sources)', null],
+    ['made from another pdfjs-dist', Buffer.from((built as Buffer).toString('utf8').replace(PATCHED_PDFJS_VERSION, '5.4.1'))],
+    ['made from a worker of another size', Buffer.from((built as Buffer).toString('utf8').replace(`(${source.length} bytes)`, `(${source.length + 1} bytes)`))],
+    ['cut short', (built as Buffer).subarray(0, 40)],
+  ];
+  for (const [name, content] of others) {
+    it(`is passed over when ${name}: the installed worker is patched into a temporary directory, removed after`, () => {
+      const root = temporaryRoot(name.replace(/\W+/g, '-'));
+      const stale = join(root, '..', `${name.replace(/\W+/g, '-')}.mjs`);
+      if (content !== null) writeFileSync(stale, content);
+      const file = workerModuleFile({ prebuilt: stale, temporaryRoot: root });
+      expect(file?.origin).toBe('patched');
+      expect(dirname(dirname(file!.path))).toBe(root);
+      expect(readFileSync(file!.path).equals(withoutImageDecoding(source)!)).toBe(true);
+      file!.remove();
+      expect(readdirSync(root)).toEqual([]);
+    });
+  }
 });
