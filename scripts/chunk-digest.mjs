@@ -5,8 +5,8 @@
  *     node scripts/chunk-digest.mjs --dist dist --out /tmp/after.jsonl [files or folders...]
  *     node scripts/chunk-digest.mjs --compare /tmp/before.jsonl /tmp/after.jsonl
  *
- * Without files, it takes every `.md` and `.pdf` of `../shared/corpus` and Node's API docs
- * (`/usr/share/doc/nodejs/api/*.md`). Each document is chunked at 512 tokens, at 1,000 characters with 100 of
+ * Without files, it takes every document of the repository's `samples/`, of `../shared/corpus` and of Node's API
+ * docs (`/usr/share/doc/nodejs/api/`, as Markdown and as HTML): `.md`, `.pdf`, `.html`, `.docx` and `.txt`. Each document is chunked at 512 tokens, at 1,000 characters with 100 of
  * overlap, and at 128 tokens with `contextualize` (with `--strategies`, also in windows of 256 tokens and at
  * markers); each chunk is one line with its start, end, prefix, suffix, heading path and the sha-256 of its text.
  */
@@ -37,18 +37,18 @@ if (values.compare) {
   process.exit(compare(a, b));
 }
 
-/** Every `.md` and `.pdf` under the inputs (folders walked in sorted order). */
+/** Every document under the inputs (folders walked in sorted order). */
 function documents(inputs) {
   const out = [];
   const walk = (path) => {
     if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) walk(join(path, name));
-    else if (/\.(md|pdf)$/.test(path)) out.push(path);
+    else if (/\.(md|pdf|html|docx|txt)$/.test(path)) out.push(path);
   };
   for (const input of inputs) if (existsSync(input)) walk(resolve(input));
   return out;
 }
 
-const inputs = positionals.length > 0 ? positionals : [resolve(import.meta.dirname, '../../shared/corpus'), '/usr/share/doc/nodejs/api'];
+const inputs = positionals.length > 0 ? positionals : [resolve(import.meta.dirname, '../samples'), resolve(import.meta.dirname, '../../shared/corpus'), '/usr/share/doc/nodejs/api'];
 const lib = await import(pathToFileURL(resolve(values.dist, 'index.js')).href);
 const lines = [];
 let chunkCount = 0;
