@@ -6,8 +6,9 @@
  *     node scripts/chunk-digest.mjs --compare /tmp/before.jsonl /tmp/after.jsonl
  *
  * Without files, it takes every document of the repository's `samples/`, of `../shared/corpus` and of Node's API
- * docs (`/usr/share/doc/nodejs/api/`, as Markdown and as HTML): `.md`, `.pdf`, `.html`, `.docx` and `.txt`. Each document is chunked at 512 tokens, at 1,000 characters with 100 of
- * overlap, and at 128 tokens with `contextualize` (with `--strategies`, also in windows of 256 tokens and at
+ * docs (`/usr/share/doc/nodejs/api/`, as Markdown and as HTML): `.md`, `.pdf`, `.html`, `.docx`, `.txt` and
+ * `.transcript`. Each document is chunked at 512 tokens, at 1,000 characters with 100 of overlap, and at 128 tokens
+ * with `contextualize` (with `--strategies`, also in windows of 256 tokens and at
  * markers); each chunk is one line with its start, end, prefix, suffix, heading path and the sha-256 of its text.
  */
 import { createHash } from 'node:crypto';
@@ -42,7 +43,7 @@ function documents(inputs) {
   const out = [];
   const walk = (path) => {
     if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) walk(join(path, name));
-    else if (/\.(md|pdf|html|docx|txt)$/.test(path)) out.push(path);
+    else if (/\.(md|pdf|html|docx|txt|transcript)$/.test(path)) out.push(path);
   };
   for (const input of inputs) if (existsSync(input)) walk(resolve(input));
   return out;

@@ -46,6 +46,20 @@ describe('golden chunks of the samples', () => {
     }
   }
 
+  // The turns strategy, a transcript's default: windows of whole turns, each an exact slice within maxSize.
+  for (const size of [{}, { maxSize: 48 }] as ChunkOptions[]) {
+    it(`standup.transcript ${JSON.stringify(size)}`, async () => {
+      const path = join(SAMPLES, 'standup.transcript');
+      const { chunks, statistics, text } = await chunkFile(path, { ...size, documentId: 'standup.transcript' });
+      expect(text).toBe(readFileSync(path, 'utf8'));
+      for (const c of chunks) {
+        expect(text.slice(c.start, c.end)).toBe(c.text);
+        expect(c.size).toBeLessThanOrEqual(size.maxSize ?? 512);
+      }
+      expect(summarize(chunks, statistics)).toMatchSnapshot();
+    });
+  }
+
   it('handbook.pdf is what scripts/sample-pdf.ts makes', () => {
     expect(Buffer.from(readFileSync(SAMPLE_PDF)).equals(Buffer.from(samplePdf()))).toBe(true);
   });
