@@ -128,10 +128,13 @@ export class HtmlTokens {
         this.#moved(end);
       },
       onattribdata: (start, end) => {
-        this.#keepValue(window.slice(start, Math.min(end, start + MAX_ATTRIBUTE_LENGTH + 1)));
+        const room = this.#valueRoom();
+        if (room > 0) this.#tag.value += window.slice(start, Math.min(end, start + room));
         this.#moved(end);
       },
-      onattribentity: (codePoint) => this.#keepValue(String.fromCodePoint(codePoint)),
+      onattribentity: (codePoint) => {
+        if (this.#valueRoom() > 0) this.#tag.value += String.fromCodePoint(codePoint);
+      },
       onattribend: (_quote, end) => {
         const tag = this.#tag;
         if (tag.attribute !== null && !(tag.attribute in tag.attributes)) {
@@ -160,10 +163,13 @@ export class HtmlTokens {
     this.#tokenizer = new HtmlTokenizer({ decodeEntities: true }, callbacks);
   }
 
-  /** Adds to the kept attribute being read, up to one unit past the cap, so that a value over it is known. */
-  #keepValue(text: string): void {
+  /**
+   * How much more of the attribute being read is kept: none of an attribute the reader does not look at (nothing is
+   * sliced for it), else up to one unit past the cap, so that `onattribend` knows a value was longer.
+   */
+  #valueRoom(): number {
     const tag = this.#tag;
-    if (tag.attribute !== null && tag.value.length <= MAX_ATTRIBUTE_LENGTH) tag.value += text.slice(0, MAX_ATTRIBUTE_LENGTH + 1 - tag.value.length);
+    return tag.attribute === null ? 0 : MAX_ATTRIBUTE_LENGTH + 1 - tag.value.length;
   }
 
   write(text: string): void {
