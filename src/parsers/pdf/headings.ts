@@ -10,40 +10,69 @@ import type { PdfLine } from './types.js';
 /** Character counts by font size and font, for the body size and body font. */
 export interface FontStats {
   add(line: PdfLine): void;
-  /** The size (to half a point) holding the most characters; 0 before any line. */
+  /**
+   * The size (to half a point) holding the most characters of the text flow; 0 before any line. Fixed-pitch lines
+   * (code listings) count only in a document that is mostly code: API references set more characters in code than
+   * in prose, and a body size taken from the code made every paragraph of larger prose a heading.
+   */
   bodySize(): number;
-  /** The font holding the most characters at about the body size. */
+  /** The font holding the most characters at about the body size, among the lines the body size was read from. */
   bodyFont(): string;
+}
+
+/** Share of a document's characters in proportional fonts from which its body is read from them alone. */
+const PROSE_SHARE = 0.25;
+
+/** Characters by size, and by font and size, of one set of lines. */
+interface FontCounts {
+  chars: number;
+  readonly bySize: Map<number, number>;
+  readonly byFont: Map<string, Map<number, number>>;
+}
+
+const emptyCounts = (): FontCounts => ({ chars: 0, bySize: new Map(), byFont: new Map() });
+
+function addCounts(counts: FontCounts, line: PdfLine): void {
+  const size = sizeKey(line.fontSize);
+  counts.chars += line.chars;
+  counts.bySize.set(size, (counts.bySize.get(size) ?? 0) + line.chars);
+  let fonts = counts.byFont.get(line.fontName);
+  if (fonts === undefined) counts.byFont.set(line.fontName, (fonts = new Map()));
+  fonts.set(size, (fonts.get(size) ?? 0) + line.chars);
+}
+
+function mostCharsSize(counts: FontCounts): number {
+  let best = 0;
+  let count = -1;
+  for (const [size, n] of counts.bySize) if (n > count || (n === count && size < best)) [best, count] = [size, n];
+  return best;
+}
+
+function mostCharsFont(counts: FontCounts, body: number): string {
+  let best = '';
+  let count = -1;
+  for (const [font, sizes] of counts.byFont) {
+    let n = 0;
+    for (const [size, c] of sizes) if (Math.abs(size - body) <= 0.6) n += c;
+    if (n > count) [best, count] = [font, n];
+  }
+  return best;
 }
 
 /** Creates empty font statistics. */
 export function createFontStats(): FontStats {
-  const bySize = new Map<number, number>();
-  const byFont = new Map<string, Map<number, number>>();
+  const all = emptyCounts();
+  const prose = emptyCounts();
+  const flow = (): FontCounts => (prose.chars > 0 && prose.chars >= PROSE_SHARE * all.chars ? prose : all);
   return {
     add(line) {
-      const size = sizeKey(line.fontSize);
-      bySize.set(size, (bySize.get(size) ?? 0) + line.chars);
-      let fonts = byFont.get(line.fontName);
-      if (fonts === undefined) byFont.set(line.fontName, (fonts = new Map()));
-      fonts.set(size, (fonts.get(size) ?? 0) + line.chars);
+      addCounts(all, line);
+      if (!line.monospace) addCounts(prose, line);
     },
-    bodySize() {
-      let best = 0;
-      let count = -1;
-      for (const [size, n] of bySize) if (n > count || (n === count && size < best)) [best, count] = [size, n];
-      return best;
-    },
+    bodySize: () => mostCharsSize(flow()),
     bodyFont() {
-      const body = this.bodySize();
-      let best = '';
-      let count = -1;
-      for (const [font, sizes] of byFont) {
-        let n = 0;
-        for (const [size, c] of sizes) if (Math.abs(size - body) <= 0.6) n += c;
-        if (n > count) [best, count] = [font, n];
-      }
-      return best;
+      const counts = flow();
+      return mostCharsFont(counts, mostCharsSize(counts));
     },
   };
 }

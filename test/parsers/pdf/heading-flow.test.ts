@@ -82,6 +82,27 @@ describe('headings from the text flow', () => {
   });
 });
 
+/** A page of an API reference: a method's heading, a sentence of prose, and a listing in Courier longer than the prose. */
+function apiReferencePage(method: string, seed: number): string {
+  const ops = [textAt(72, 720, method, 14, 'F2')];
+  const p = paragraph(prose(30, seed), 690);
+  ops.push(...p.ops);
+  let y = p.bottom;
+  for (let i = 0; i < 14; i++, y -= 11) ops.push(textAt(90, y, `const view${i} = buffer.subarray(${i}, ${i + 8}); console.log(view${i}.toString('hex'));`, 8, 'F3'));
+  ops.push(...paragraph(prose(24, seed + 1), y - 12).ops);
+  return ops.join('\n');
+}
+
+describe('headings of a document whose code listings hold more characters than its prose', () => {
+  it('reads the body size from the prose, so that no paragraph becomes a heading', async () => {
+    const doc = await parsePdf(buildPdf(['buf.subarray([start[, end]])', 'buf.toString([encoding])', 'buf.write(string)'].map((m, i) => ({ content: apiReferencePage(m, i * 2 + 11) }))));
+    checkDocument(doc);
+    const headings = doc.blocks.filter((b): b is HeadingBlock => b.kind === 'heading').map((h) => h.title);
+    expect(headings).toEqual(['buf.subarray([start[, end]])', 'buf.toString([encoding])', 'buf.write(string)']);
+    expect(doc.blocks.filter((b) => b.kind === 'code').length).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe('createPitchStats', () => {
   const run = (str: string, advance: number, fontName: string) => ({ str, width: str.length * advance * 10, fontSize: 10, fontName });
 

@@ -13,6 +13,21 @@ describe('createFontStats', () => {
     expect(stats.bodySize()).toBe(10);
     expect(stats.bodyFont()).toBe('body');
   });
+
+  it('reads the body from the prose when code listings hold more characters, and from the code when it is nearly all code', () => {
+    const stats = createFontStats();
+    const code = { fontSize: 7.5, fontName: 'mono', monospace: true };
+    stats.add(line('const buf = Buffer.alloc(10); console.log(buf.length); // prints 10', 0, 0, code));
+    stats.add(line('buf.write("hello"); buf.toString("utf8");', 0, 0, code));
+    stats.add(line('A Buffer holds a fixed-length sequence of bytes.', 0, 0, { fontSize: 9 }));
+    expect(stats.bodySize()).toBe(9);
+    expect(stats.bodyFont()).toBe('body');
+    const listing = createFontStats();
+    for (let i = 0; i < 8; i++) listing.add(line(`line ${i} of a long program listing, set in a fixed-pitch face`, 0, 0, code));
+    listing.add(line('Listing 1', 0, 0, { fontSize: 9 }));
+    expect(listing.bodySize()).toBe(7.5);
+    expect(listing.bodyFont()).toBe('mono');
+  });
 });
 
 describe('fontHeadingDepth', () => {
