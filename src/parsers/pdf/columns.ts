@@ -330,11 +330,20 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       chars,
       region: current.region,
       ...(current.bold === true && next.bold === true ? { bold: true } : {}),
-      ...(current.textX !== undefined ? { textX: current.textX, ...(current.markerEnd !== undefined ? { markerEnd: current.markerEnd } : {}) } : {}),
+      ...(current.textX !== undefined ? markerOf(current) : {}),
       ...(current.figure === true && next.figure === true ? { figure: true } : {}),
       ...(runs !== undefined ? { runs } : {}),
     };
   }
   out.push(current);
   return out;
+}
+
+/** The marker fields of a line that starts with a marker run (`textX`, and `markerEnd`, `markerFont` when known). */
+function markerOf(line: PdfLine): Pick<PdfLine, 'textX' | 'markerEnd' | 'markerFont'> {
+  return {
+    textX: line.textX,
+    ...(line.markerEnd !== undefined ? { markerEnd: line.markerEnd } : {}),
+    ...(line.markerFont !== undefined ? { markerFont: line.markerFont } : {}),
+  };
 }

@@ -68,10 +68,11 @@ export function listMarker(text: string): 'bullet' | 'ordered' | null {
 
 /**
  * A bullet drawn as a glyph of a symbol font (Wingdings `l`, `n`, `q`, `v`, `Ø`, `§`): one character set as a run of
- * its own, well apart from the text after it, which no word of a line starts like.
+ * its own in a font the line's text is not set in, well apart from the text after it. A letter of the line's own font
+ * is a word, however far justified text spaces it from the next (`A` at the start of a justified line).
  */
 export function isGlyphBullet(line: PdfLine): boolean {
-  if (line.textX === undefined || !/^\S\s/u.test(line.text) || /^[\p{N}]/u.test(line.text)) return false;
+  if (line.textX === undefined || line.markerFont === undefined || line.markerFont === line.fontName || !/^\S\s/u.test(line.text) || /^[\p{N}]/u.test(line.text)) return false;
   // A bullet stands apart by more than a space: `A` then an italic word, `©` then a year, are text.
   return line.textX - line.x >= 0.8 * line.fontSize && line.textX - (line.markerEnd ?? line.x) >= MARKER_GAP * line.fontSize;
 }

@@ -32,6 +32,8 @@ interface LineDraft {
   firstText: string;
   /** Right edge of the first run. */
   firstRight: number;
+  /** Font of the first run. */
+  firstFont: string;
   /** Characters of right-to-left runs. */
   rtl: number;
   /** The runs appended, in order, each with whether a space was put before it: what the line's runs are made from. */
@@ -123,6 +125,7 @@ function start(item: PdfTextItem, size: number): LineDraft {
     secondX: NaN,
     firstText: '',
     firstRight: NaN,
+    firstFont: '',
     rtl: 0,
     parts: [],
     glyphless: false,
@@ -153,6 +156,7 @@ function append(line: LineDraft, item: PdfTextItem, size: number): void {
     if (line.runs === 1) {
       line.firstText = str.trim();
       line.firstRight = item.x + Math.max(0, item.width);
+      line.firstFont = item.fontName;
     } else if (line.runs === 2) line.secondX = item.x;
   }
   if (n === 0) return;
@@ -186,9 +190,14 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
     ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
     // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
-    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? { textX: draft.secondX, markerEnd: draft.firstRight } : {}),
+    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? markerRun(draft) : {}),
     ...(runs !== undefined ? { runs } : {}),
   });
+}
+
+/** Where a short first run set on its own ends, where the text after it starts, and the run's font. */
+function markerRun(draft: LineDraft): Pick<PdfLine, 'textX' | 'markerEnd' | 'markerFont'> {
+  return { textX: draft.secondX, markerEnd: draft.firstRight, markerFont: draft.firstFont };
 }
 
 const SPACE = 0x20;

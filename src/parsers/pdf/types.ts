@@ -119,6 +119,8 @@ export interface PdfLine {
   readonly textX?: number;
   /** Where that marker's run ends, with `textX`. */
   readonly markerEnd?: number;
+  /** The font of that marker's run, with `textX`: a glyph bullet is drawn in a font of its own (a symbol font). */
+  readonly markerFont?: string;
   /** The line lies inside a figure (an image or a vector drawing): its text is a label, never a heading. */
   readonly figure?: boolean;
   /**

@@ -229,7 +229,8 @@ describe('lists, breaks and code', () => {
 
   it('reads bullets drawn as glyphs of a symbol font as bullets', async () => {
     const lines = ['Install the package.', 'Run the command.', 'Open the report.'];
-    const content = [textAt(72, 700, 'Steps to follow.', 11), ...lines.flatMap((l, i) => [textAt(72, 680 - i * 14, 'r', 11, 'F1'), textAt(90, 680 - i * 14, l, 11)])];
+    // Wingdings draws its box bullet as `r`; the writer has no symbol font, so Times stands in for one: a font of its own.
+    const content = [textAt(72, 700, 'Steps to follow.', 11), ...lines.flatMap((l, i) => [textAt(72, 680 - i * 14, 'r', 11, 'F4'), textAt(90, 680 - i * 14, l, 11)])];
     const doc = await parsePdf(buildPdf([{ content: content.join('\n') }]));
     const list = doc.blocks.find((b) => b.kind === 'list');
     expect(list?.kind === 'list' && list.items.map((i) => doc.text.slice(i.start, i.end))).toEqual(lines.map((l) => `• ${l}`));
@@ -245,6 +246,29 @@ describe('lists, breaks and code', () => {
       ['paragraph', 'A trace is simply a program path, which may cross function call boundaries, and it ends where the loop does.'],
       ['paragraph', '\u00a9 2009 ACM 978-1-60558-392-1/09/06'],
     ]);
+  });
+
+  it('reads a letter that starts a justified line, far from the next word, as text when it is in the font of the line', async () => {
+    // As a browser justifies a column: each word a run of its own, the word spaces stretched to most of an em, and a
+    // line that starts with `A`, which a glyph bullet's gap would take for a marker.
+    const justified = (y: number, words: string[]) => {
+      const gap = (216 - words.reduce((w, word) => w + helveticaWidth(word, 9), 0)) / (words.length - 1);
+      let x = 72;
+      return words.map((word) => {
+        const op = textAt(x, y, word, 9);
+        x += helveticaWidth(word, 9) + gap;
+        return op;
+      });
+    };
+    const lines = [
+      ['Streams', 'carry', 'chunks', 'from', 'stage', 'to', 'stage.'],
+      ['A', 'writable', 'ends', 'where', 'its', 'source', 'ends,'],
+      ['and', 'every', 'chunk', 'keeps', 'its', 'exact', 'slice'],
+      ['of', 'the', 'source', 'text', 'it', 'was', 'cut', 'from.'],
+    ];
+    const content = lines.flatMap((words, i) => justified(700 - i * 11, words));
+    const doc = await parsePdf(buildPdf([{ content: content.join('\n') }]));
+    expect(doc.blocks.map((b) => [b.kind, b.text.replace(/\s+/g, ' ')])).toEqual([['paragraph', lines.flat().join(' ')]]);
   });
 
   it('adds no space at a line break after a dash or a slash', async () => {
