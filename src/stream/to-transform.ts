@@ -26,17 +26,55 @@ export interface ToTransformOptions {
   pieceBytes?: number;
 }
 
+/** What Node's `Transform._write` reads of a stream's two states (not in the typings): `_write` does as it does. */
+interface StreamStates {
+  readonly _readableState: { readonly length: number; readonly highWaterMark: number; readonly ended: boolean };
+  readonly _writableState: { readonly ended: boolean };
+}
+
 /** A `Transform` over a core. */
 class CoreTransform<In, Out> extends Transform {
   readonly #core: StageCore<In, Out>;
   readonly #pieceBytes: number;
   /** Resolves the wait of an output pushed into a full readable side, once the consumer reads. */
   #wake: (() => void) | null = null;
+  /** The callback of a write whose outputs filled the readable side, called once the consumer reads (`_write`). */
+  #held: TransformCallback | null = null;
 
   constructor(core: StageCore<In, Out>, options: ToTransformOptions) {
     super({ writableObjectMode: options.writableObjectMode ?? true, readableObjectMode: options.readableObjectMode ?? true });
     this.#core = core;
     this.#pieceBytes = options.pieceBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Node's `Transform._write` with `_transform` inlined, for an item the core takes whole: it makes no closure per
+   * item (Node's makes one for `_transform`'s callback, and `#deliver` took one more), and the chunk stage gets
+   * one write per block, a block every few bytes in some documents (a seventh of what a heading per line
+   * allocated). The callback is called, deferred or held until the consumer reads, as Node's decides.
+   */
+  override _write(item: In, encoding: BufferEncoding, callback: TransformCallback): void {
+    if (item instanceof Uint8Array && item.length > this.#pieceBytes) {
+      super._write(item, encoding, callback);
+      return;
+    }
+    const length = (this as unknown as StreamStates)._readableState.length;
+    let out: StageOutput<Out>;
+    try {
+      out = this.#core.write(item);
+    } catch (error) {
+      callback(toChunkError(error));
+      return;
+    }
+    if (isArray(out)) {
+      for (let i = 0; i < out.length; i++) this.push(out[i]);
+      this.#written(length, callback);
+      return;
+    }
+    this.#pushLater(out).then(
+      () => this.#written(length, callback),
+      (error: unknown) => callback(toChunkError(error)),
+    );
   }
 
   override _transform(item: In, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -50,6 +88,9 @@ class CoreTransform<In, Out> extends Transform {
 
   override _read(size: number): void {
     super._read(size);
+    const held = this.#held;
+    this.#held = null;
+    held?.();
     const wake = this.#wake;
     this.#wake = null;
     wake?.();
@@ -62,6 +103,18 @@ class CoreTransform<In, Out> extends Transform {
       this.#wake?.();
       callback(error);
     }
+  }
+
+  /**
+   * After a write whose outputs are pushed, as Node's `Transform._write` ends one: the callback waits for the next
+   * tick once the readable side has ended, is held until the consumer reads (`_read`) when the outputs filled the
+   * readable side, and is called now otherwise. `length` is the readable side's length before the write.
+   */
+  #written(length: number, callback: TransformCallback): void {
+    const readable = (this as unknown as StreamStates)._readableState;
+    if (readable.ended) process.nextTick(callback);
+    else if ((this as unknown as StreamStates)._writableState.ended || length === readable.length || readable.length < readable.highWaterMark) callback();
+    else this.#held = callback;
   }
 
   /** Pushes what `produce` gives, then calls `callback` (with the error, as a `ChunkError`, when it fails). */
