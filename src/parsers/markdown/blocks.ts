@@ -68,7 +68,9 @@ export function blocksFromBlockTree(tree: Root, batch: MarkdownBatch, parseFull:
   const blocks: Block[] = [];
   let previousEnd = 0;
   tree.children.forEach((node, i) => {
-    const block = toBlock(node, batch, found.nodes.get(i) ?? node, previousEnd, true, found.withMath.has(i), found.titles.get(i));
+    // Most batches have no block parsed again and none with math: their lookups are skipped.
+    const inline = found.nodes.size === 0 ? node : (found.nodes.get(i) ?? node);
+    const block = toBlock(node, batch, inline, previousEnd, true, found.withMath.size !== 0 && found.withMath.has(i), found.titles[i]);
     if (block !== null) {
       blocks.push(block);
       previousEnd = block.end - batch.offset;
@@ -86,8 +88,11 @@ interface InlineFound {
   readonly nodes: Map<number, RootContent>;
   /** Blocks known without that parse to hold inline math (`holdsInlineMath`), and nothing else it would find. */
   readonly withMath: Set<number>;
-  /** The titles of headings read without that parse (`plainTitle`): read once, not again for their blocks. */
-  readonly titles: Map<number, string>;
+  /**
+   * The titles of headings read without that parse (`plainTitle`), by index: read once, not again for their blocks.
+   * A list rather than a map: a heading per line sets and gets one for every block.
+   */
+  readonly titles: readonly (string | undefined)[];
 }
 
 /**
@@ -99,7 +104,7 @@ interface InlineFound {
 function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser, preludeEnd: number): InlineFound | null {
   const wanted: { index: number; node: RootContent; at: number; length: number }[] = [];
   const withMath = new Set<number>();
-  const titles = new Map<number, string>();
+  const titles: (string | undefined)[] = new Array<string | undefined>(tree.children.length);
   // The small document being written, and whether it holds a bracket (then the batch's definitions go after it).
   const small = { doc: '', brackets: false };
   let defined: boolean | undefined;
@@ -114,7 +119,7 @@ function inlineNodes(tree: Root, batch: MarkdownBatch, parseFull: FullParser, pr
     // stand-in line and the batch's first line, at every batch boundary of a heading per line, where the small
     // document's parse (micromark set up anew, for a dozen characters) cost a sixth of the parse.
     const title = node.type !== 'heading' ? undefined : (node.position?.start.offset ?? 0) < preludeEnd ? '' : plainTitle(node, batch.text);
-    if (title !== null && title !== undefined) titles.set(index, title);
+    if (title !== null && title !== undefined) titles[index] = title;
     if (title !== null && !holdsInlineFeature(node, batch.text, definitions, marks)) return;
     const from = node.position?.start.offset;
     const to = node.position?.end.offset;
@@ -194,7 +199,10 @@ const MARKUP_BESIDES_CODE = /[\\*_[\]<>&!~$]/;
  */
 function plainTitle(node: Heading, source: string): string | null {
   let text: string;
-  if (node.children.length > 0) text = plainText(node);
+  const only = node.children.length === 1 ? node.children[0] : undefined;
+  // One text child (a block-level parse gives a heading's title so) is its own plain text: no walk, no join.
+  if (only?.type === 'text') text = only.value;
+  else if (node.children.length > 0) text = plainText(node);
   else {
     // Read in place (a setext heading every two lines asks this of every block, twice): the heading's own text is
     // `source[start, end)`, its title line the part before the first line ending, and only an underline after it.
