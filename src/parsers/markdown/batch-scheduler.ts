@@ -118,6 +118,8 @@ export function createBatchScheduler(config: ParseConfig): BatchScheduler {
         }
       }
       if (choice.parallel) return dispatch(batches, final);
+      // One batch (a piece of 8 KiB of a file read makes one or none): its own list of blocks, not a copy.
+      if (batches.length === 1) return gaps.fill(batches[0] as MarkdownBatch, parseBatch(batches[0] as MarkdownBatch));
       const out: Block[] = [];
       for (const batch of batches) pushAll(out, gaps.fill(batch, parseBatch(batch)));
       return out;

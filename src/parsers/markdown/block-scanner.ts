@@ -938,8 +938,12 @@ class Scanner {
   /** The outline nodes of `parent`'s children, definitions in their place, paragraphs left empty by them dropped. */
   private nodesOf(parent: Block): OutlineNode[] {
     const out: OutlineNode[] = [];
-    for (const block of parent.children) {
-      for (const definition of block.definitions) out.push(definition);
+    // Loops by index: `for…of` over the frozen empty list most blocks share (`NO_DEFINITIONS`) made an iterator
+    // and its result for every block.
+    const children = parent.children;
+    for (let i = 0; i < children.length; i++) {
+      const block = children[i] as Block;
+      for (let k = 0; k < block.definitions.length; k++) out.push(block.definitions[k] as OutlineNode);
       if (block.kind === 'paragraph' && block.lines.length === 0) continue;
       out.push(this.nodeOf(block));
     }
