@@ -66,7 +66,7 @@ type MutableSpan = { -readonly [K in keyof BlockSpan]: BlockSpan[K] };
 const NONE: readonly string[] = Object.freeze([]);
 
 /**
- * The one span of a block that is kept whole. Its optional fields are stored after the literal, not spread into
+ * The one span of a block that is kept whole. Its rare fields (pages) are stored after the literal, not spread into
  * it (`...(cond ? { depth } : {})` made an object more per block), and a span without languages or images shares
  * one empty list: a document of one-letter paragraphs makes a span every three bytes.
  */
@@ -92,8 +92,10 @@ export function wholeSpan(block: Block, size: number, heading = block.heading as
     hasTable: block.kind === 'table' || f?.table === true,
     hasList: block.kind === 'list' || f?.list === true,
     hasFormula: block.kind === 'math' || f?.math === true,
+    // In the literal, undefined but for a heading: stored after it, a heading's depth grew a store of properties
+    // apart from the object, and a heading per line makes a span every four bytes.
+    depth: block.kind === 'heading' ? block.depth : undefined,
   };
-  if (block.kind === 'heading') span.depth = block.depth;
   if (block.page !== undefined) {
     span.page = block.page;
     span.pageEnd = block.pageEnd ?? block.page;

@@ -60,20 +60,34 @@ export function buildDraft(spans: readonly BlockSpan[], section: number, measure
   const oversizedReason = spans.find((p) => p.oversizedReason !== undefined)?.oversizedReason;
   const oversized = oversizedReason !== undefined && size > measure.maxSize;
   const pageStart = first.page;
-  // Built as one literal, the optional fields stored in their places after it: a spread of `cond ? { … } : {}` makes
-  // an object more and leaves V8's fast path, and a heading per line makes a draft every few bytes.
-  const draft: { -readonly [K in keyof PackedDraft]: PackedDraft[K] } = { text, start: first.start, end: last.end, startLine: first.startLine, endLine: last.endLine, size, heading, prefix: first.prefix, suffix: last.suffix } as PackedDraft;
+  // Built as one literal with every field a draft always has, the optional ones stored after it: a spread of
+  // `cond ? { … } : {}` makes an object more and leaves V8's fast path, and each field stored after the literal
+  // goes to a store of properties apart from the object; a heading per line makes a draft every few bytes. (A
+  // draft's fields have no order anyone reads: a chunk is built field by field from it.)
+  const metadata = metadataOf(spans, oversized ? oversizedReason : undefined);
+  const marks = spans.map(markOf);
+  const draft: { -readonly [K in keyof PackedDraft]: PackedDraft[K] } = {
+    text,
+    start: first.start,
+    end: last.end,
+    startLine: first.startLine,
+    endLine: last.endLine,
+    size,
+    heading,
+    prefix: first.prefix,
+    suffix: last.suffix,
+    metadata,
+    section,
+    gapBefore: first.gapBefore,
+    spans: marks,
+  };
   if (pageStart !== undefined) {
     const pageEnd = spans.reduce<number | undefined>((m, p) => (p.pageEnd === undefined ? m : Math.max(m ?? 0, p.pageEnd)), undefined);
     draft.pageStart = pageStart;
     draft.pageEnd = pageEnd ?? pageStart;
   }
-  draft.metadata = metadataOf(spans, oversized ? oversizedReason : undefined);
   if (oversized) draft.oversized = true;
   if (embedText !== undefined) draft.embedText = embedText;
-  draft.section = section;
-  draft.gapBefore = first.gapBefore;
-  draft.spans = spans.map(markOf);
   return draft;
 }
 
