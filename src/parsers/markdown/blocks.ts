@@ -376,13 +376,14 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
   const shift = batch.offset;
   const text = batch.text.slice(from, to);
   const features = withMath ? { ...featuresOf(inline), math: true } : featuresOf(inline);
+  const endLine = pos.end.line + batch.line - 1;
+  if (node.type === 'heading') {
+    const heading = blockLevel && inline === node ? (title ?? plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim();
+    return headingOf(text, from + shift, to + shift, startLine + batch.line - 1, endLine, features, node.depth, heading);
+  }
   // Unknown node types (from future plugins) are kept as paragraphs so that no text is lost.
-  const block = blockOf(KIND_OF[node.type] ?? 'paragraph', text, from + shift, to + shift, startLine + batch.line - 1, pos.end.line + batch.line - 1, features);
+  const block = blockOf(KIND_OF[node.type] ?? 'paragraph', text, from + shift, to + shift, startLine + batch.line - 1, endLine, features);
   switch (node.type) {
-    case 'heading':
-      block.depth = node.depth;
-      block.title = blockLevel && inline === node ? (title ?? plainTitle(node, batch.text) ?? plainText(node).trim()) : plainText(inline).trim();
-      break;
     case 'code': {
       const code = inline.type === 'code' ? inline : node;
       block.lang = code.lang ?? null;
@@ -409,6 +410,19 @@ function toBlock(node: RootContent, batch: MarkdownBatch, inline: RootContent, p
 function blockOf(kind: BlockKind, text: string, start: number, end: number, startLine: number, endLine: number, features: BlockFeatures | undefined): Record<string, unknown> {
   if (features === undefined) return { kind, text, start, end, startLine, endLine };
   return { kind, text, start, end, startLine, endLine, features };
+}
+
+/**
+ * A heading block: `blockOf`'s fields, then its depth and title, then `gapBefore`, which `createGapTracker` sets
+ * (undefined until then). Stored after a literal, the three went to a store of properties apart from the block,
+ * made anew for every heading, and a document of a heading per line makes a block every four bytes; in the
+ * literal, in the order they were stored in, a block's JSON is what it was.
+ */
+function headingOf(text: string, start: number, end: number, startLine: number, endLine: number, features: BlockFeatures | undefined, depth: number, title: string): Block {
+  const block = features === undefined
+    ? { kind: 'heading' as const, text, start, end, startLine, endLine, depth, title, gapBefore: undefined }
+    : { kind: 'heading' as const, text, start, end, startLine, endLine, features, depth, title, gapBefore: undefined };
+  return block as unknown as Block;
 }
 
 /** The opening fence of a fenced code block, or null for an indented one. */
