@@ -23,21 +23,29 @@ export function afterIndent(line: string, from: number): number {
   return i;
 }
 
-const ATX_OPEN = /#{1,6}(?=[ \t]|$)/y;
 // A line's text may end with a CR: a lone CR is a line ending of its own, which the batcher (cutting at LFs only)
 // leaves in the line before a CRLF.
 const THEMATIC_BREAK = /(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\r?$/y;
-const SETEXT_UNDERLINE = /(?:=+|-+)[ \t]*\r?$/y;
 const FENCE_MARKER = /`{3,}|~{3,}|\${2,}/y;
 /** A list marker; what follows it may be a line ending, for a caller that reads past the line's text. */
 const LIST_MARKER = /(?:[-+*]|\d{1,9}[.)])(?=[ \t]|\r?\n|$)/y;
 /** A list marker and the blanks after it, before more content on the same line. */
 const LIST_MARKER_AND_BLANKS = /(?:[-+*]|\d{1,9}[.)])[ \t]+/y;
 
-/** The number of `#`s of the ATX heading opening at `from` of `line` (one to six, then a blank or the end), 0 when none. */
+/** Most `#`s an ATX heading opens with. */
+const ATX_MAX_LEVEL = 6;
+
+/**
+ * The number of `#`s of the ATX heading opening at `from` of `line` (one to six, then a blank or the end), 0 when
+ * none. What `/#{1,6}(?=[ \t]|$)/y` matches, read by a loop: the batcher and the scanner ask it of every line that opens with
+ * `#`, three times for a heading per line, and the regular expression's call cost more than the reading.
+ */
 export function atxOpenLength(line: string, from: number): number {
-  ATX_OPEN.lastIndex = from;
-  return ATX_OPEN.test(line) ? ATX_OPEN.lastIndex - from : 0;
+  let at = from;
+  while (at - from <= ATX_MAX_LEVEL && line.charCodeAt(at) === HASH) at++;
+  const length = at - from;
+  if (length === 0 || length > ATX_MAX_LEVEL) return 0;
+  return at === line.length || SPACE_OR_TAB(line.charCodeAt(at)) ? length : 0;
 }
 
 /** True when `line` from `from` on is a thematic break: three or more of one of `*`, `-`, `_`, blanks between. */
@@ -46,10 +54,18 @@ export function isThematicBreak(line: string, from: number): boolean {
   return THEMATIC_BREAK.test(line);
 }
 
-/** True when `line` from `from` on is a setext heading underline: a run of `=` or of `-`, then blanks. */
+/**
+ * True when `line` from `from` on is a setext heading underline: a run of `=` or of `-`, then blanks. What
+ * `/(?:=+|-+)[ \t]*\r?$/y` matches, read by a loop: a setext heading every two lines asks it of every other line, twice.
+ */
 export function isSetextUnderline(line: string, from: number): boolean {
-  SETEXT_UNDERLINE.lastIndex = from;
-  return SETEXT_UNDERLINE.test(line);
+  const c = line.charCodeAt(from);
+  if (c !== EQUALS && c !== DASH) return false;
+  let at = from + 1;
+  while (line.charCodeAt(at) === c) at++;
+  while (SPACE_OR_TAB(line.charCodeAt(at))) at++;
+  if (line.charCodeAt(at) === CR) at++;
+  return at === line.length;
 }
 
 /** True when a list marker (`-`, `+`, `*`, or up to nine digits and `.` or `)`) opens `text` at `from`. */
