@@ -74,11 +74,13 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
 
   // The key of the digest looked up last: a content repeated chunk after chunk (a heading per line) gets the same
   // digest string from `hashText`, and its key, hashed once by the map, is not cut and hashed again.
-  const lastKey = { digest: '', key: '' };
+  // Its id without a count (`formatChunkId`'s base) is kept with it, not joined again for every repeat.
+  const lastKey = { digest: '', key: '', base: '' };
   const occurrenceOf = (digest: string): number => {
     if (digest !== lastKey.digest) {
       lastKey.digest = digest;
       lastKey.key = digest.slice(0, ID_DIGEST_LENGTH);
+      lastKey.base = formatChunkId(documentId, digest, 1);
     }
     const key = lastKey.key;
     const known = exact.get(key);
@@ -98,8 +100,9 @@ export function createChunkIdSequence(documentId: string, exactLimit = EXACT_LIM
 
   return {
     next(chunk: ChunkContent): string {
-      const digest = hashText(embeddedContent(chunk));
-      return formatChunkId(documentId, digest, occurrenceOf(digest));
+      // `occurrenceOf` leaves `lastKey` at this digest: the id is its base, with the count after a first time.
+      const occurrence = occurrenceOf(hashText(embeddedContent(chunk)));
+      return occurrence <= 1 ? lastKey.base : `${lastKey.base}-${occurrence}`;
     },
     peek(chunk: ChunkContent): string {
       return formatChunkId(documentId, hashText(embeddedContent(chunk)), 1);

@@ -347,7 +347,7 @@ function considerLine(b: Batcher, start: number, end: number): void {
  * than the best so far: a lower rank, or the same rank and marked when the best is not (the earliest wins among
  * equals). The levels after it are emptied: their places must be `batchSize` past it.
  */
-function consider(b: Batcher, at: number, end: number, candidate: { rank: number; continues: BatchContinuation | undefined }): void {
+function consider(b: Batcher, at: number, end: number, candidate: CutPlace): void {
   const { chain } = b;
   const { levels } = chain;
   const mark = { known: false, marked: false };
@@ -494,7 +494,7 @@ function linePrefix(text: string, start: number, end: number): string {
  * cut, and how the next batch would continue; null where no cut may go (between a paragraph and its setext
  * underline, between a table's header and delimiter rows).
  */
-function classify(s: ScanState, text: string, start: number, end: number): { rank: number; continues: BatchContinuation | undefined } | null {
+function classify(s: ScanState, text: string, start: number, end: number): CutPlace | null {
   const inside = insideConstruct(s, 'line');
   if (inside !== undefined) return { rank: INSIDE, continues: inside };
   const line = linePrefix(text, start, end);
@@ -503,17 +503,34 @@ function classify(s: ScanState, text: string, start: number, end: number): { ran
   // (`---` only after a blank line, where no paragraph above can turn it into a setext underline).
   const c = line.charCodeAt(0);
   if ((c === HASH && atxOpenLength(line, 0) > 0) || ((c === STAR || c === UNDERSCORE || (c === DASH && s.previousBlank)) && isThematicBreak(line, 0))) {
-    return { rank: EXACT, continues: undefined };
+    return EXACT_CUT;
   }
   if (s.table !== null && !s.previousBlank) {
     const { header, delimiter } = s.table;
     return { rank: ROW, continues: { cut: 'row', prelude: `${header}\n${delimiter}\n`, frame: `${header}\n${delimiter}` } };
   }
-  if (s.inList && isListMarker(line, afterIndent(line, 0))) return { rank: ITEM, continues: { cut: 'item', prelude: '' } };
+  if (s.inList && isListMarker(line, afterIndent(line, 0))) return ITEM_CUT;
   // After a blank line outside a list or indented code, the line starts a block of its own: nothing continues.
-  if (s.previousBlank && !s.inList && !s.indentedCode) return { rank: LINE_END, continues: undefined };
-  return { rank: LINE_END, continues: { cut: 'line', prelude: linePrelude(s) } };
+  if (s.previousBlank && !s.inList && !s.indentedCode) return FRESH_LINE_CUT;
+  const prelude = linePrelude(s);
+  return LINE_CUTS.get(prelude) ?? { rank: LINE_END, continues: { cut: 'line', prelude } };
 }
+
+/** What `classify` says of a line: how good a place its start is to cut at, and how the next batch continues. */
+interface CutPlace {
+  readonly rank: number;
+  readonly continues: BatchContinuation | undefined;
+}
+
+/**
+ * The places `classify` finds that depend on the state alone, shared (nothing changes a continuation once made):
+ * it classifies every line past `batchSize`, and a heading per line made an object or two for each.
+ */
+const EXACT_CUT: CutPlace = { rank: EXACT, continues: undefined };
+const ITEM_CUT: CutPlace = { rank: ITEM, continues: { cut: 'item', prelude: '' } };
+const FRESH_LINE_CUT: CutPlace = { rank: LINE_END, continues: undefined };
+/** A cut at a line end behind each prelude `linePrelude` gives. */
+const LINE_CUTS = new Map<string, CutPlace>(['- x\n\n', '- x\n', '', '> x\n', 'x\n'].map((prelude) => [prelude, { rank: LINE_END, continues: { cut: 'line', prelude } }]));
 
 /** The stand-in parsed before a batch cut at a line end: it keeps the list, quote or paragraph open. */
 function linePrelude(s: ScanState): string {
