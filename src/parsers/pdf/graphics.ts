@@ -26,6 +26,9 @@ export interface OperatorCodes {
   readonly closeFillStroke: number;
   readonly closeEOFillStroke: number;
   readonly endPath: number;
+  /** Set the clipping path to the path that follows (nonzero and even-odd rules); absent, nothing is clipped. */
+  readonly clip?: number;
+  readonly eoClip?: number;
   readonly paintImageXObject: number;
   readonly paintInlineImageXObject: number;
   readonly paintImageMaskXObject: number;
@@ -80,14 +83,21 @@ class Collector {
     return true;
   }
 
+  /**
+   * The bounds of the clipping path in force: a rule painted outside it is not seen (a web page's hidden menus, a
+   * table scrolled out of its frame), and one half inside is seen to the edge. Images and drawings keep their whole
+   * box: a figure's labels often lie over the part of a picture its frame crops, and tell a figure's extent better.
+   */
+  clip: PdfBox | null = null;
+
   rule(x0: number, y0: number, x1: number, y1: number): void {
     if (this.full()) return;
     if (Math.abs(y0 - y1) <= STRAIGHT) {
       const y = (y0 + y1) / 2;
-      this.rules.push({ x0: Math.min(x0, x1), y0: y, x1: Math.max(x0, x1), y1: y });
+      this.keepRule({ x0: Math.min(x0, x1), y0: y, x1: Math.max(x0, x1), y1: y });
     } else if (Math.abs(x0 - x1) <= STRAIGHT) {
       const x = (x0 + x1) / 2;
-      this.rules.push({ x0: x, y0: Math.min(y0, y1), x1: x, y1: Math.max(y0, y1) });
+      this.keepRule({ x0: x, y0: Math.min(y0, y1), x1: x, y1: Math.max(y0, y1) });
     }
   }
 
@@ -95,13 +105,34 @@ class Collector {
     if (this.full() || points.length === 0) return;
     into.push(bounds(points));
   }
+
+  /** Keeps the part of a rule inside the clip, if any. */
+  private keepRule(rule: PdfRule): void {
+    const seen = this.clip === null ? rule : intersection(rule, this.clip);
+    if (seen !== null) this.rules.push(seen);
+  }
+}
+
+/**
+ * The graphics of a page inside its visible area (`view`: the crop box, `[x0, y0, x1, y1]` in PDF space), clipped to
+ * it. What is drawn off the sheet is not seen: a browser prints a web page's hidden menus and skip links hundreds of
+ * points beside the page, and their rectangles, lined up with the page's own, made a ruled table of the whole page.
+ */
+export function withinPage(graphics: PdfGraphics, view: readonly number[]): PdfGraphics {
+  const [x0, y0, x1, y1] = view;
+  if (view.length !== 4 || !view.every((v) => Number.isFinite(v)) || (x0 as number) >= (x1 as number) || (y0 as number) >= (y1 as number)) return graphics;
+  const page: PdfBox = { x0: x0 as number, y0: y0 as number, x1: x1 as number, y1: y1 as number };
+  const clippedToPage = (boxes: readonly PdfBox[]): PdfBox[] => boxes.flatMap((box) => intersection(box, page) ?? []);
+  return { ...graphics, rules: clippedToPage(graphics.rules), images: clippedToPage(graphics.images), drawings: clippedToPage(graphics.drawings) };
 }
 
 /** Reads the rules, images and drawings of a page's operator list (`fnArray`, `argsArray` of pdf.js). */
 export function readGraphics(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: OperatorCodes): PdfGraphics {
   const out = new Collector();
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
-  const stack: Matrix[] = [];
+  // The graphics state this reads: the transform and the clip, saved and restored together.
+  const stack: { ctm: Matrix; clip: PdfBox | null }[] = [];
+  let clipNext = false;
   const painting = new Set([ops.stroke, ops.closeStroke, ops.fill, ops.eoFill, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]);
   const images = new Set([
     ops.paintImageXObject,
@@ -112,26 +143,62 @@ export function readGraphics(fnArray: ArrayLike<number>, argsArray: ArrayLike<un
     ops.paintImageMaskXObjectGroup,
     ops.paintImageMaskXObjectRepeat,
   ]);
+  const restore = (): void => {
+    const saved = stack.pop();
+    if (saved !== undefined) ({ ctm, clip: out.clip } = saved);
+  };
   for (let i = 0; i < fnArray.length && !out.truncated; i++) {
     const fn = fnArray[i] as number;
     const args = argsArray[i] as unknown[] | null;
-    if (fn === ops.save) stack.push(ctm);
-    else if (fn === ops.restore) ctm = stack.pop() ?? ctm;
+    if (fn === ops.save) stack.push({ ctm, clip: out.clip });
+    else if (fn === ops.restore) restore();
     else if (fn === ops.transform && Array.isArray(args) && args.length === 6) ctm = multiply(ctm, args as number[]);
+    else if (fn === ops.clip || fn === ops.eoClip) clipNext = true;
     else if (fn === ops.paintFormXObjectBegin) {
-      stack.push(ctm);
+      stack.push({ ctm, clip: out.clip });
       const matrix = args?.[0];
       if (Array.isArray(matrix) && matrix.length === 6) ctm = multiply(ctm, matrix as number[]);
-    } else if (fn === ops.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
+    } else if (fn === ops.paintFormXObjectEnd) restore();
     else if (fn === ops.constructPath && Array.isArray(args)) {
       const paint = args[0] as number;
       const buffer = (args[1] as unknown[] | undefined)?.[0];
+      if (clipNext && buffer instanceof Float32Array) out.clip = clipped(out.clip, pathBounds(buffer, ctm));
+      clipNext = false;
       if (painting.has(paint) && buffer instanceof Float32Array) readPath(buffer, ctm, paint === ops.stroke || paint === ops.closeStroke, out);
     } else if (images.has(fn)) {
       out.box(out.images, [apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 0, 1), apply(ctm, 1, 1)]);
     }
   }
   return { rules: out.rules, images: out.images, drawings: out.drawings, ...(out.truncated ? { truncated: true } : {}) };
+}
+
+/** The clip after intersecting `clip` with a path's bounds: an empty one hides everything painted until a restore. */
+function clipped(clip: PdfBox | null, path: PdfBox | null): PdfBox | null {
+  if (path === null) return clip;
+  const area = clip === null ? path : intersection(clip, path);
+  return area ?? HIDDEN;
+}
+
+/** A clip nothing lies inside. */
+const HIDDEN: PdfBox = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+
+/** The part two boxes share (a segment's box may have no width or height), or null. */
+function intersection(a: PdfBox, b: PdfBox): PdfBox | null {
+  const box = { x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) };
+  return box.x0 <= box.x1 && box.y0 <= box.y1 ? box : null;
+}
+
+/** The bounds of every point of a path (control points included), on the page. */
+function pathBounds(buffer: Float32Array, ctm: Matrix): PdfBox | null {
+  const points: [number, number][] = [];
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k++];
+    const coordinates = op === MOVE || op === LINE ? 2 : op === CURVE ? 6 : op === QUADRATIC ? 4 : op === CLOSE ? 0 : -1;
+    if (coordinates < 0) break;
+    for (let c = 0; c < coordinates; c += 2) points.push(apply(ctm, buffer[k + c] as number, buffer[k + c + 1] as number));
+    k += coordinates;
+  }
+  return points.length === 0 ? null : bounds(points);
 }
 
 /** Reads one painted path: rectangles become their sides (or one line when thin), straight segments rules, the rest a drawing. */

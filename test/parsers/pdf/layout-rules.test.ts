@@ -271,6 +271,18 @@ describe('lists, breaks and code', () => {
     expect(doc.blocks.map((b) => [b.kind, b.text.replace(/\s+/g, ' ')])).toEqual([['paragraph', lines.flat().join(' ')]]);
   });
 
+  it('makes no table of rules a clipping path hides', async () => {
+    // As a browser prints a web page: its navigation's boxes, lined up with the text and hidden by a clip, would
+    // frame every line as a row of a two-column grid. The same grid shown is a table.
+    const lines = [prose(14, 41), prose(13, 42), prose(15, 43), prose(12, 44), prose(14, 45)];
+    const labels = ['Errors', 'try', 'const', 'catch', 'end'];
+    const grid = lines.map((_, i) => `20 ${688 - i * 16} 60 16 re 80 ${688 - i * 16} 480 16 re`);
+    const text = lines.flatMap((l, i) => [textAt(24, 692 - i * 16, labels[i] as string, 10), textAt(84, 692 - i * 16, l, 10)]);
+    const kinds = async (drawing: string[]) => (await parsePdf(buildPdf([{ content: [...drawing, ...text].join('\n') }]))).blocks.map((b) => b.kind);
+    expect(await kinds(['q', ...grid, 'S Q'])).toEqual(['table']);
+    expect(await kinds(['q 0 0 1 1 re W n', ...grid, 'S Q'])).not.toContain('table');
+  });
+
   it('adds no space at a line break after a dash or a slash', async () => {
     const content = [textAt(72, 700, 'The pages are numbered 737–', 11), textAt(72, 686, '9 and the site is https://', 11), textAt(72, 672, 'www.example.org for all.', 11)];
     const doc = await parsePdf(buildPdf([{ content: content.join('\n') }]));

@@ -1,7 +1,7 @@
 /** The pure page-signal modules: what an operator list draws, unreadable fonts, rotation, font names, numbering. */
 import { describe, expect, it } from 'vitest';
 import { baseFontName, createFontRegistry, faceOf } from '../../../src/parsers/pdf/fonts.js';
-import { looksTabular, readGraphics, type OperatorCodes } from '../../../src/parsers/pdf/graphics.js';
+import { looksTabular, readGraphics, withinPage, type OperatorCodes } from '../../../src/parsers/pdf/graphics.js';
 import { createSizeRanks, numberingDepth } from '../../../src/parsers/pdf/headings.js';
 import { judgeReadability } from '../../../src/parsers/pdf/readability.js';
 import { levelled, pageDirection, splitRotated, turnItems } from '../../../src/parsers/pdf/rotation.js';
@@ -12,7 +12,7 @@ const OPS: OperatorCodes = {
   save: 10, restore: 11, transform: 12, constructPath: 91, paintFormXObjectBegin: 74, paintFormXObjectEnd: 75,
   stroke: 20, closeStroke: 21, fill: 22, eoFill: 23, fillStroke: 24, eoFillStroke: 25, closeFillStroke: 26, closeEOFillStroke: 27, endPath: 28,
   paintImageXObject: 85, paintInlineImageXObject: 86, paintImageMaskXObject: 83, paintImageXObjectRepeat: 88, paintInlineImageXObjectGroup: 87,
-  paintImageMaskXObjectGroup: 84, paintImageMaskXObjectRepeat: 89,
+  paintImageMaskXObjectGroup: 84, paintImageMaskXObjectRepeat: 89, clip: 29, eoClip: 30,
 };
 const MOVE = 0;
 const LINE = 1;
@@ -55,11 +55,49 @@ describe('readGraphics', () => {
     ]);
   });
 
+  it('keeps of a rule only what the clipping path in force shows, until the state it was set in is restored', () => {
+    const rect = (x0: number, y0: number, x1: number, y1: number) => path(OPS.stroke, MOVE, x0, y0, LINE, x1, y0, LINE, x1, y1, LINE, x0, y1, CLOSE);
+    const list = [
+      [OPS.save, null],
+      [OPS.clip, null],
+      path(OPS.endPath, MOVE, 0, 0, LINE, 100, 0, LINE, 100, 100, LINE, 0, 100, CLOSE),
+      rect(-300, 10, -200, 40), // a hidden menu item, wholly outside the clip
+      path(OPS.stroke, MOVE, 50, 60, LINE, 400, 60), // half inside: seen to the clip's edge
+      [OPS.eoClip, null],
+      path(OPS.endPath, MOVE, 20, 20, LINE, 30, 20, LINE, 30, 30, LINE, 20, 30, CLOSE),
+      path(OPS.stroke, MOVE, 0, 25, LINE, 100, 25), // clips nest: only the inner square's width
+      [OPS.restore, null],
+      path(OPS.stroke, MOVE, -300, 5, LINE, -200, 5), // after the restore nothing is clipped
+    ] as const;
+    const g = readGraphics(list.map((o) => o[0]), list.map((o) => o[1]), OPS);
+    expect(g.rules).toEqual([
+      { x0: 50, y0: 60, x1: 100, y1: 60 },
+      { x0: 20, y0: 25, x1: 30, y1: 25 },
+      { x0: -300, y0: 5, x1: -200, y1: 5 },
+    ]);
+  });
+
   it('stops at a flood of paths, saying so', () => {
     const list = Array.from({ length: 30_000 }, () => path(OPS.stroke, MOVE, 0, 0, LINE, 10, 0));
     const g = readGraphics(list.map((o) => o[0]), list.map((o) => o[1]), OPS);
     expect(g.truncated).toBe(true);
     expect(g.rules.length).toBe(20_000);
+  });
+});
+
+describe('withinPage', () => {
+  it('drops what is drawn off the page and cuts what crosses its edge, rules, images and drawings alike', () => {
+    const graphics = {
+      rules: [{ x0: -480, y0: 300, x1: 390, y1: 300 }, { x0: -480, y0: 300, x1: -480, y1: 360 }, { x0: 72, y0: 100, x1: 540, y1: 100 }],
+      images: [{ x0: 400, y0: 200, x1: 700, y1: 300 }],
+      drawings: [{ x0: 900, y0: 10, x1: 950, y1: 60 }],
+    };
+    expect(withinPage(graphics, [0, 0, 612, 792])).toEqual({
+      rules: [{ x0: 0, y0: 300, x1: 390, y1: 300 }, { x0: 72, y0: 100, x1: 540, y1: 100 }],
+      images: [{ x0: 400, y0: 200, x1: 612, y1: 300 }],
+      drawings: [],
+    });
+    expect(withinPage(graphics, [0, 0, Number.NaN, 792])).toBe(graphics);
   });
 });
 
