@@ -95,21 +95,65 @@ export function wordsOf(text: string): string[] {
   return [...out];
 }
 
-const WORD = /\p{L}+(?:-\p{L}+)*(-?)/gu;
+/** Code point of `-`, the only joiner inside a word. */
+const HYPHEN = 0x2d;
+/** A letter, for the code units past ASCII (`letterAt` keeps each answer). */
+const LETTER = /^\p{L}$/u;
+/** Per UTF-16 code unit past ASCII: 0 not yet asked, 1 a letter, 2 not a letter. */
+const LETTER_UNITS = new Uint8Array(0x10000);
 
-/** Adds the words of `text` (lines separated by `\n`) to `vocabulary`; see `wordsOf`. */
+/** Length in code units of the letter starting at `i` of `s` (1, or 2 for a letter past the BMP), or 0 when none does. */
+function letterAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const next = s.charCodeAt(i + 1);
+    // A lone surrogate is no letter; a pair is one code point.
+    return next >= 0xdc00 && next <= 0xdfff && LETTER.test(s.slice(i, i + 2)) ? 2 : 0;
+  }
+  let known = LETTER_UNITS[c] as number;
+  if (known === 0) LETTER_UNITS[c] = known = LETTER.test(s[i] as string) ? 1 : 2;
+  return known === 1 ? 1 : 0;
+}
+
+/** Index past the letters starting at `i` of `s`. */
+function pastLetters(s: string, i: number): number {
+  let at = i;
+  for (let step = letterAt(s, at); step > 0; step = letterAt(s, at)) at += step;
+  return at;
+}
+
+/**
+ * Adds the words of `text` (lines separated by `\n`) to `vocabulary`; see `wordsOf`. A word is what
+ * `/\p{L}+(?:-\p{L}+)*-?/u` matches, scanned by hand: the regex's match objects cost the most of a page's words
+ * (addWords was the layout's first function after the collector, 9% of its self time over the corpus PDFs).
+ */
 export function addWords(vocabulary: Set<string>, text: string): void {
   // One pass over a whole page is much cheaper than one per line.
   const lower = text.toLowerCase();
-  for (const match of lower.matchAll(WORD)) {
-    let token = match[0];
-    if (match[1] === '-') {
-      const after = lower.charCodeAt((match.index ?? 0) + token.length);
-      if (Number.isNaN(after) || after === 10) continue;
-      token = token.slice(0, -1);
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    if (letterAt(lower, i) === 0) {
+      i++;
+      continue;
     }
-    if (token.length < 2) continue;
+    const start = i;
+    let compound = false;
+    i = pastLetters(lower, i);
+    while (lower.charCodeAt(i) === HYPHEN && letterAt(lower, i + 1) > 0) {
+      compound = true;
+      i = pastLetters(lower, i + 1);
+    }
+    const end = i;
+    if (lower.charCodeAt(i) === HYPHEN) {
+      // A piece hyphenated at the end of a line (or of the text) is no word.
+      i++;
+      if (i >= n || lower.charCodeAt(i) === 10) continue;
+    }
+    if (end - start < 2) continue;
+    const token = lower.slice(start, end);
     vocabulary.add(token);
-    if (token.includes('-')) for (const part of token.split('-')) if (part.length >= 2) vocabulary.add(part);
+    if (compound) for (const part of token.split('-')) if (part.length >= 2) vocabulary.add(part);
   }
 }
