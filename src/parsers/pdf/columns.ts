@@ -92,17 +92,28 @@ export function findGutter(fragments: readonly PdfLine[]): Gutter | null {
   const to = maxX - 0.15 * width;
   // The crossing count only changes at fragment edges: try the places just beside them, fewest crossings first,
   // and run the full (linear) check on those few only.
-  const lefts = fragments.map((f) => f.x).sort((a, b) => a - b);
-  const rights = fragments.map((f) => f.right).sort((a, b) => a - b);
+  // Typed arrays sort numbers natively, without a comparator call per comparison (the edges are finite here: a NaN
+  // would have made the width NaN above).
+  const lefts = new Float64Array(fragments.length);
+  const rights = new Float64Array(fragments.length);
+  fragments.forEach((f, i) => {
+    lefts[i] = f.x;
+    rights[i] = f.right;
+  });
+  lefts.sort();
+  rights.sort();
   const candidates: { x: number; crossing: number }[] = [];
   const seen = new Set<number>();
-  for (const edge of [...rights.map((r) => r + 0.5), ...lefts.map((l) => l - 0.5)]) {
+  const tryEdge = (edge: number): void => {
     const x = Math.round(edge * 2) / 2;
-    if (x < from || x > to || seen.has(x)) continue;
+    if (x < from || x > to || seen.has(x)) return;
     seen.add(x);
     // Fragments strictly across x: started before it and not yet ended.
     candidates.push({ x, crossing: countBelow(lefts, x) - countBelow(rights, x + 1e-9) });
-  }
+  };
+  for (const right of rights) tryEdge(right + 0.5);
+  for (const left of lefts) tryEdge(left - 0.5);
+  if (candidates.length === 0) return null;
   candidates.sort((a, b) => a.crossing - b.crossing || a.x - b.x);
   const byWidth = [...fragments].sort((a, b) => a.right - a.x - (b.right - b.x));
   for (const candidate of candidates.slice(0, 12)) {
@@ -120,7 +131,7 @@ export function findGutter(fragments: readonly PdfLine[]): Gutter | null {
 }
 
 /** How many values of the sorted array are below `x`. */
-function countBelow(sorted: readonly number[], x: number): number {
+function countBelow(sorted: Float64Array, x: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
