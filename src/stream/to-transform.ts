@@ -49,7 +49,7 @@ class CoreTransform<In, Out> extends Transform {
 
   /**
    * Node's `Transform._write` with `_transform` inlined, for an item the core takes whole: it makes no closure per
-   * item (Node's makes one for `_transform`'s callback, and `#deliver` took one more), and the chunk stage gets
+   * item (Node's makes one for `_transform`'s callback), and the chunk stage gets
    * one write per block, a block every few bytes in some documents (a seventh of what a heading per line
    * allocated). The callback is called, deferred or held until the consumer reads, as Node's decides.
    */
@@ -66,24 +66,23 @@ class CoreTransform<In, Out> extends Transform {
       callback(toChunkError(error));
       return;
     }
-    if (isArray(out)) {
-      for (let i = 0; i < out.length; i++) this.push(out[i]);
-      this.#written(length, callback);
-      return;
-    }
-    this.#pushLater(out).then(
-      () => this.#written(length, callback),
-      (error: unknown) => callback(toChunkError(error)),
-    );
+    this.#deliver(out, callback, length);
   }
 
+  /** Reached through Node's `Transform._write` only, for bytes written a piece at a time (see `_write`). */
   override _transform(item: In, _encoding: BufferEncoding, callback: TransformCallback): void {
-    if (item instanceof Uint8Array && item.length > this.#pieceBytes) this.#deliverPieces(item, 0, callback);
-    else this.#deliver(() => this.#core.write(item), callback);
+    this.#deliverPieces(item as unknown as Uint8Array, 0, callback);
   }
 
   override _flush(callback: TransformCallback): void {
-    this.#deliver(() => this.#core.end(), callback);
+    let out: StageOutput<Out>;
+    try {
+      out = this.#core.end();
+    } catch (error) {
+      callback(toChunkError(error));
+      return;
+    }
+    this.#deliver(out, callback);
   }
 
   override _read(size: number): void {
@@ -117,24 +116,26 @@ class CoreTransform<In, Out> extends Transform {
     else this.#held = callback;
   }
 
-  /** Pushes what `produce` gives, then calls `callback` (with the error, as a `ChunkError`, when it fails). */
-  #deliver(produce: () => StageOutput<Out>, callback: TransformCallback): void {
-    let out: StageOutput<Out>;
-    try {
-      out = produce();
-    } catch (error) {
-      callback(toChunkError(error));
-      return;
-    }
+  /**
+   * Pushes `out`, then ends the write or the flush: with the readable side's `length` before a write, as `#written`
+   * says; without it, by calling `callback` (with the error, as a `ChunkError`, when the outputs fail).
+   */
+  #deliver(out: StageOutput<Out>, callback: TransformCallback, length?: number): void {
     if (isArray(out)) {
       for (let i = 0; i < out.length; i++) this.push(out[i]);
-      callback();
+      this.#finish(callback, length);
       return;
     }
     this.#pushLater(out).then(
-      () => callback(),
+      () => this.#finish(callback, length),
       (error: unknown) => callback(toChunkError(error)),
     );
+  }
+
+  /** Ends a write (`length` given: as `#written` says) or the flush (by calling `callback`). */
+  #finish(callback: TransformCallback, length: number | undefined): void {
+    if (length === undefined) callback();
+    else this.#written(length, callback);
   }
 
   /** Writes `bytes` from `from` on to the core a piece at a time, pushing each piece's outputs before the next is written. */

@@ -512,8 +512,7 @@ function classify(s: ScanState, text: string, start: number, end: number): CutPl
   if (s.inList && isListMarker(line, afterIndent(line, 0))) return ITEM_CUT;
   // After a blank line outside a list or indented code, the line starts a block of its own: nothing continues.
   if (s.previousBlank && !s.inList && !s.indentedCode) return FRESH_LINE_CUT;
-  const prelude = linePrelude(s);
-  return LINE_CUTS.get(prelude) ?? { rank: LINE_END, continues: { cut: 'line', prelude } };
+  return lineEndCut(s);
 }
 
 /** What `classify` says of a line: how good a place its start is to cut at, and how the next batch continues. */
@@ -529,16 +528,21 @@ interface CutPlace {
 const EXACT_CUT: CutPlace = { rank: EXACT, continues: undefined };
 const ITEM_CUT: CutPlace = { rank: ITEM, continues: { cut: 'item', prelude: '' } };
 const FRESH_LINE_CUT: CutPlace = { rank: LINE_END, continues: undefined };
-/** A cut at a line end behind each prelude `linePrelude` gives. */
-const LINE_CUTS = new Map<string, CutPlace>(['- x\n\n', '- x\n', '', '> x\n', 'x\n'].map((prelude) => [prelude, { rank: LINE_END, continues: { cut: 'line', prelude } }]));
+/** A cut at a line end, behind the stand-in parsed before the next batch. */
+const behind = (prelude: string): CutPlace => ({ rank: LINE_END, continues: { cut: 'line', prelude } });
+const LIST_AFTER_BLANK_CUT = behind('- x\n\n');
+const LIST_LINE_CUT = behind('- x\n');
+const BARE_LINE_CUT = behind('');
+const QUOTE_LINE_CUT = behind('> x\n');
+const PARAGRAPH_LINE_CUT = behind('x\n');
 
-/** The stand-in parsed before a batch cut at a line end: it keeps the list, quote or paragraph open. */
-function linePrelude(s: ScanState): string {
-  if (s.inList) return s.previousBlank ? '- x\n\n' : '- x\n';
-  if (s.previousBlank || s.indentedCode) return '';
-  if (s.inQuote) return '> x\n';
+/** The cut at a line end, behind a stand-in that keeps the list, quote or paragraph open. */
+function lineEndCut(s: ScanState): CutPlace {
+  if (s.inList) return s.previousBlank ? LIST_AFTER_BLANK_CUT : LIST_LINE_CUT;
+  if (s.previousBlank || s.indentedCode) return BARE_LINE_CUT;
+  if (s.inQuote) return QUOTE_LINE_CUT;
   // After a definition (or any line opening with a bracket) a stand-in would turn what follows into paragraph text.
-  return s.paragraphStart !== -1 && !s.bracketLine ? 'x\n' : '';
+  return s.paragraphStart !== -1 && !s.bracketLine ? PARAGRAPH_LINE_CUT : BARE_LINE_CUT;
 }
 
 /**

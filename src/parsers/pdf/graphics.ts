@@ -114,21 +114,13 @@ class Collector {
 }
 
 /**
- * The graphics of a page inside its visible area (`view`: the crop box, `[x0, y0, x1, y1]` in PDF space), clipped to
- * it. What is drawn off the sheet is not seen: a browser prints a web page's hidden menus and skip links hundreds of
- * points beside the page, and their rectangles, lined up with the page's own, made a ruled table of the whole page.
+ * Reads the rules, images and drawings of a page's operator list (`fnArray`, `argsArray` of pdf.js). `view`, the
+ * page's crop box (`[x0, y0, x1, y1]` in PDF space), is the first clip: a browser prints a web page's hidden menus and
+ * skip links hundreds of points beside the sheet, and their sides, lined up with the page's own, made a ruled table.
  */
-export function withinPage(graphics: PdfGraphics, view: readonly number[]): PdfGraphics {
-  const [x0, y0, x1, y1] = view;
-  if (view.length !== 4 || !view.every((v) => Number.isFinite(v)) || (x0 as number) >= (x1 as number) || (y0 as number) >= (y1 as number)) return graphics;
-  const page: PdfBox = { x0: x0 as number, y0: y0 as number, x1: x1 as number, y1: y1 as number };
-  const clippedToPage = (boxes: readonly PdfBox[]): PdfBox[] => boxes.flatMap((box) => intersection(box, page) ?? []);
-  return { ...graphics, rules: clippedToPage(graphics.rules), images: clippedToPage(graphics.images), drawings: clippedToPage(graphics.drawings) };
-}
-
-/** Reads the rules, images and drawings of a page's operator list (`fnArray`, `argsArray` of pdf.js). */
-export function readGraphics(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: OperatorCodes): PdfGraphics {
+export function readGraphics(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: OperatorCodes, view?: readonly number[]): PdfGraphics {
   const out = new Collector();
+  out.clip = view === undefined ? null : viewBox(view);
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   // The graphics state this reads: the transform and the clip, saved and restored together.
   const stack: { ctm: Matrix; clip: PdfBox | null }[] = [];
@@ -177,6 +169,12 @@ function clipped(clip: PdfBox | null, path: PdfBox | null): PdfBox | null {
   if (path === null) return clip;
   const area = clip === null ? path : intersection(clip, path);
   return area ?? HIDDEN;
+}
+
+/** The box of a crop box `[x0, y0, x1, y1]`, or null when it is not four finite numbers in order. */
+function viewBox(view: readonly number[]): PdfBox | null {
+  const [x0, y0, x1, y1] = view as [number, number, number, number];
+  return view.length === 4 && view.every((v) => Number.isFinite(v)) && x0 < x1 && y0 < y1 ? { x0, y0, x1, y1 } : null;
 }
 
 /** A clip nothing lies inside. */

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { readGraphics, withinPage, type OperatorCodes } from './graphics.js';
+import { readGraphics, type OperatorCodes } from './graphics.js';
 import type { Depth, OutlineEntry } from './headings.js';
 import { reversedLigatureWords } from './ligatures.js';
 import { installWorkerWithoutImageDecoding } from './pdfjs-worker.js';
@@ -235,7 +235,7 @@ async function readDrawing(page: PdfPageProxy, number: number, pdfjs: PdfJs): Pr
     // than being lost silently.
     return { number, graphics: { rules: [], images: [], drawings: [], unlisted: true }, fonts: {} };
   }
-  const graphics = withinPage(readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes), page.view);
+  const graphics = readGraphics(list.fnArray, list.argsArray, pdfjs.OPS as unknown as OperatorCodes, page.view);
   const fonts: Record<string, string> = {};
   const showTexts: unknown[][] = [];
   for (let i = 0; i < list.fnArray.length; i++) {

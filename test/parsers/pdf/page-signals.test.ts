@@ -1,7 +1,7 @@
 /** The pure page-signal modules: what an operator list draws, unreadable fonts, rotation, font names, numbering. */
 import { describe, expect, it } from 'vitest';
 import { baseFontName, createFontRegistry, faceOf } from '../../../src/parsers/pdf/fonts.js';
-import { looksTabular, readGraphics, withinPage, type OperatorCodes } from '../../../src/parsers/pdf/graphics.js';
+import { looksTabular, readGraphics, type OperatorCodes } from '../../../src/parsers/pdf/graphics.js';
 import { createSizeRanks, numberingDepth } from '../../../src/parsers/pdf/headings.js';
 import { judgeReadability } from '../../../src/parsers/pdf/readability.js';
 import { levelled, pageDirection, splitRotated, turnItems } from '../../../src/parsers/pdf/rotation.js';
@@ -77,27 +77,28 @@ describe('readGraphics', () => {
     ]);
   });
 
+  it('takes the crop box of the page as the first clip: a rule off the page is dropped, one across its edge cut there', () => {
+    const list = [
+      path(OPS.stroke, MOVE, -480, 300, LINE, 390, 300),
+      path(OPS.stroke, MOVE, -480, 300, LINE, -480, 360),
+      path(OPS.stroke, MOVE, 72, 100, LINE, 540, 100),
+      path(OPS.stroke, MOVE, 900, 10, LINE, 950, 10),
+    ] as const;
+    const fns = list.map((o) => o[0]);
+    const args = list.map((o) => o[1]);
+    expect(readGraphics(fns, args, OPS, [0, 0, 612, 792]).rules).toEqual([
+      { x0: 0, y0: 300, x1: 390, y1: 300 },
+      { x0: 72, y0: 100, x1: 540, y1: 100 },
+    ]);
+    // A crop box that is not four finite numbers in order clips nothing.
+    expect(readGraphics(fns, args, OPS, [0, 0, Number.NaN, 792]).rules).toHaveLength(4);
+  });
+
   it('stops at a flood of paths, saying so', () => {
     const list = Array.from({ length: 30_000 }, () => path(OPS.stroke, MOVE, 0, 0, LINE, 10, 0));
     const g = readGraphics(list.map((o) => o[0]), list.map((o) => o[1]), OPS);
     expect(g.truncated).toBe(true);
     expect(g.rules.length).toBe(20_000);
-  });
-});
-
-describe('withinPage', () => {
-  it('drops what is drawn off the page and cuts what crosses its edge, rules, images and drawings alike', () => {
-    const graphics = {
-      rules: [{ x0: -480, y0: 300, x1: 390, y1: 300 }, { x0: -480, y0: 300, x1: -480, y1: 360 }, { x0: 72, y0: 100, x1: 540, y1: 100 }],
-      images: [{ x0: 400, y0: 200, x1: 700, y1: 300 }],
-      drawings: [{ x0: 900, y0: 10, x1: 950, y1: 60 }],
-    };
-    expect(withinPage(graphics, [0, 0, 612, 792])).toEqual({
-      rules: [{ x0: 0, y0: 300, x1: 390, y1: 300 }, { x0: 72, y0: 100, x1: 540, y1: 100 }],
-      images: [{ x0: 400, y0: 200, x1: 612, y1: 300 }],
-      drawings: [],
-    });
-    expect(withinPage(graphics, [0, 0, Number.NaN, 792])).toBe(graphics);
   });
 });
 
