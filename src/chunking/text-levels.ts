@@ -15,6 +15,7 @@ import type { Span } from '../types.js';
 import { boundaryAtOrAfter, boundaryAtOrBefore, isSpaceCode, segmentWindows, unwrappedLines } from '../unicode/segment-windows.js';
 import { joinAfterAbbreviations, type AbbreviationTest } from './abbreviations.js';
 import { budget, type Budget } from './budget.js';
+import { SHORT_TEXT, shortSizesOf, shortSizeUpTo } from './sizers/short-sizes.js';
 import { gallop } from './fit.js';
 import { createDescent, createSpanList, levelSpan, type Descent, type Levels, type LevelSpan } from './levels.js';
 import { BLANK_LINE_STRENGTH, NO_FRAME, packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
@@ -37,6 +38,8 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
  * the rules without dictionaries (`plainWords`).
  */
 const LONGEST_WORD_SEGMENTED = 1024;
+/** Text below the combining marks (U+0300), where every edge of a whitespace-separated word is a cluster boundary. */
+const BELOW_MARKS = /^[\u0000-\u02ff]*$/;
 /** A word of letters, digits and marks of a script written with spaces between words (not Han or kana). */
 const SPACED_SCRIPT_WORD = /(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/uy;
 
@@ -102,8 +105,14 @@ function roomInFrame(outer: Budget, frame: MeasuredFrame, sizer: Sizer): Budget 
 /** The text levels as a family the descent walks. */
 function textLevels(cut: TextCut): Levels<undefined> {
   const { text, sizer } = cut;
+  const short = shortSizesOf(sizer);
   return {
-    measure: (_start, end, gapStart, level, _node, room) => (level === GRAPHEME ? sizer.size(text.slice(gapStart, end)) : sizeUpTo(sizer, text.slice(gapStart, end), room)),
+    measure(_start, end, gapStart, level, _node, room) {
+      if (level === GRAPHEME) return sizer.size(text.slice(gapStart, end));
+      // A word with the space before it is short, and said again and again: its size is remembered.
+      if (end - gapStart <= SHORT_TEXT) return shortSizeUpTo(short, sizer, text, gapStart, end, room);
+      return sizeUpTo(sizer, text.slice(gapStart, end), room);
+    },
     keepsWhole: (level) => level === GRAPHEME,
     cutBelow(start, end, level, size, _node, descent) {
       const next = level + 1;
@@ -111,6 +120,10 @@ function textLevels(cut: TextCut): Levels<undefined> {
       // only give each character on its own, at the segmenter's cost per character.
       if (next === WORD && !WORD_CHARACTER.test(text.slice(start, end))) {
         cutClusterRuns(start, end, descent, cut);
+        return;
+      }
+      if (next === SPACED_WORD && BELOW_MARKS.test(text.slice(Math.max(0, start - 1), end + 1))) {
+        visitPlainWords(text, start, end, size, descent);
         return;
       }
       // The ranges below are cut as they are found, and finding them stops once the list is done: the head of a
@@ -123,6 +136,27 @@ function textLevels(cut: TextCut): Levels<undefined> {
       });
     },
   };
+}
+
+/**
+ * Visits the whitespace-separated words of `[start, end)` at `SPACED_WORD`, in order, until the list is done: what
+ * `eachSubrange` gives there when no character of the range or next to it is U+0300 or above. Below the combining
+ * marks no character joins a cluster with its neighbour but CR with LF, both whitespace: every word edge is a
+ * cluster boundary, so no range is moved out or joined, and the trimmer's work per word (a closure, two boundary
+ * checks, a range held back) is skipped. A paragraph that is one long sentence is a span per word.
+ */
+export function visitPlainWords(text: string, start: number, end: number, size: number, descent: Descent<undefined>): void {
+  let at = start;
+  for (;;) {
+    while (at < end && isSpaceCode(text.charCodeAt(at))) at++;
+    if (at >= end) return;
+    let wordEnd = at + 1;
+    while (wordEnd < end && !isSpaceCode(text.charCodeAt(wordEnd))) wordEnd++;
+    // A word as large as the range is the only one: its size is known not to fit (see `cutBelow`).
+    descent.visit(at, wordEnd, SPACED_WORD, undefined, at === start && wordEnd === end ? size : undefined);
+    if (descent.list.done) return;
+    at = wordEnd;
+  }
 }
 
 /** Takes `[start, end)` at `level` into the descent: runs of clusters are found by measuring, other levels visited. */
