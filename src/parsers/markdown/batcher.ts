@@ -235,7 +235,8 @@ function forceCut(b: Batcher, lineStart: number): MarkdownBatch {
   // The scan goes on where it was, in the state it was in: the levels after the first are what scanning the
   // lines after the cut again would keep, and no line there allows a safe cut (the scan would have cut there).
   const batch = take(b, at, continues);
-  b.chain = { levels: levels.slice(1).map((c) => ({ ...c, at: c.at - at })), overflow: false };
+  // Each candidate made as `consider` makes one: a spread copy gets a map of its own (see `copyState`).
+  b.chain = { levels: levels.slice(1).map((c) => ({ at: c.at - at, rank: c.rank, marked: c.marked, continues: c.continues, state: c.state })), overflow: false };
   return batch;
 }
 
@@ -366,7 +367,7 @@ function consider(b: Batcher, at: number, end: number, candidate: CutPlace): voi
     }
     if (best !== undefined && best.rank === candidate.rank && !mark.marked) continue;
     levels.length = k;
-    levels.push({ at, rank: candidate.rank, marked: mark.marked, continues: candidate.continues, state: { ...b.state } });
+    levels.push({ at, rank: candidate.rank, marked: mark.marked, continues: candidate.continues, state: copyState(b.state) });
     chain.overflow = false;
     return;
   }
@@ -468,6 +469,32 @@ function initialState(): ScanState {
     indentedCode: false,
     previousBlank: false,
     blankAllowsCut: false,
+  };
+}
+
+/**
+ * A copy of `s`, made field by field as `initialState` makes a state. A spread copy (`{ ...s }`) gets a map of its
+ * own, outside V8's transition tree: once a forced cut put such a copy back as the scan's state, every function
+ * that reads the state saw two maps and was deoptimized and compiled again (`scanLines` five times, `considerLine`
+ * six, over 2 MB of one long paragraph).
+ */
+function copyState(s: ScanState): ScanState {
+  return {
+    first: s.first,
+    frontmatter: s.frontmatter,
+    fence: s.fence,
+    htmlEnd: s.htmlEnd,
+    htmlOpen: s.htmlOpen,
+    htmlUntilBlank: s.htmlUntilBlank,
+    table: s.table,
+    inList: s.inList,
+    inQuote: s.inQuote,
+    paragraphStart: s.paragraphStart,
+    paragraphEnd: s.paragraphEnd,
+    bracketLine: s.bracketLine,
+    indentedCode: s.indentedCode,
+    previousBlank: s.previousBlank,
+    blankAllowsCut: s.blankAllowsCut,
   };
 }
 
