@@ -45,8 +45,26 @@ let pdfjsPromise: Promise<PdfJs> | null = null;
  * where images are drawn, never their pixels), then the API that runs it.
  */
 export function loadPdfjs(): Promise<PdfJs> {
-  pdfjsPromise ??= installWorkerWithoutImageDecoding().then(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+  pdfjsPromise ??= keepNativePush(() => installWorkerWithoutImageDecoding().then(() => import('pdfjs-dist/legacy/build/pdf.mjs')));
   return pdfjsPromise;
+}
+
+/**
+ * Runs `load` and puts V8's own `Array.prototype.push` back if it replaced it. The legacy build's core-js replaces
+ * `push` on V8 121 and older (Node 20) with a function in JavaScript, for two corner cases pdf.js never
+ * meets (an array-like of length 2^32 and more, an array whose length is read-only, which pdf.js never pushes to):
+ * every `push` in the process then goes through that function and a generic store of `length`. In the sandbox that
+ * was 18% of its CPU time reading tracemonkey.pdf (`node --cpu-prof`: the replacement and the `length` setter
+ * under it, 850 of 4,636 ms), more than the whole of what pdf.js spends on it in a process of its own (250 ms):
+ * the store of `length` goes the slow way once `push` has seen the sandbox's own arrays as well as pdf.js's.
+ */
+export async function keepNativePush<T>(load: () => Promise<T>): Promise<T> {
+  const push = Array.prototype.push;
+  try {
+    return await load();
+  } finally {
+    if (Array.prototype.push !== push) Object.defineProperty(Array.prototype, 'push', { value: push, writable: true, enumerable: false, configurable: true });
+  }
 }
 
 /** Directory of the pdfjs-dist package, for its standard font and CMap data. */

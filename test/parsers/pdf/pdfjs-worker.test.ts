@@ -3,18 +3,50 @@
  * someone reads `buildPaintImageXObject` again), and with it a page's operator list still places its image, operator
  * and transform, while the image's pixels are never decoded. The build's copy is imported as it is when it was made
  * from the installed worker, and no temporary file is made; missing or made from another worker, the sandbox
- * patches the installed one into a temporary directory it removes.
+ * patches the installed one into a temporary directory it removes. Loading pdf.js leaves `Array.prototype.push` as it
+ * was (its core-js would put a slower one in its place for the whole process).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPdfjs } from '../../../src/parsers/pdf/pdfjs-reader.js';
+import { keepNativePush, loadPdfjs } from '../../../src/parsers/pdf/pdfjs-reader.js';
 import { installWorkerWithoutImageDecoding, PATCHED_PDFJS_VERSION, prebuiltWorker, prebuiltWorkerPath, withoutImageDecoding, workerModuleFile } from '../../../src/parsers/pdf/pdfjs-worker.js';
 import { buildPdf, imageAt, textAt } from '../../support/pdf-builder.js';
 
 const require = createRequire(import.meta.url);
+
+describe('loading pdf.js', () => {
+  // First in this file, so that pdf.js is loaded here: a later test would find push already as pdf.js left it.
+  it('leaves Array.prototype.push as it found it', async () => {
+    const push = Array.prototype.push;
+    await loadPdfjs();
+    expect(Array.prototype.push).toBe(push);
+    const list: number[] = [];
+    expect(list.push(1, 2)).toBe(2);
+    expect(list).toEqual([1, 2]);
+  });
+
+  it('puts back the push a module it loads replaces, even when the load fails', async () => {
+    const push = Array.prototype.push;
+    const replaced = function (this: unknown[], ...items: unknown[]): number {
+      return push.apply(this, items);
+    };
+    await keepNativePush(async () => {
+      Array.prototype.push = replaced;
+    });
+    expect(Array.prototype.push).toBe(push);
+    await expect(
+      keepNativePush(async () => {
+        Array.prototype.push = replaced;
+        throw new Error('no module');
+      }),
+    ).rejects.toThrow('no module');
+    expect(Array.prototype.push).toBe(push);
+    expect(Object.getOwnPropertyDescriptor(Array.prototype, 'push')).toMatchObject({ writable: true, enumerable: false, configurable: true });
+  });
+});
 
 describe('the worker without image decoding', () => {
   it('is written for the pdf.js installed, and patches its buildImage once', () => {
