@@ -13,7 +13,7 @@ import { cutBudget, type CutBudget } from './budget.js';
 import { isProse } from './draft.js';
 import type { Measure } from './fit.js';
 import { createDescent, createSpanList, levelSpan, type Levels, type LevelSpan, type SpanList } from './levels.js';
-import { packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
+import { frameWithSizes, packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
 import { isHeadTextSplitter, type SizedSpan } from './text-splitter.js';
 
 /** What cutting a block needs. */
@@ -61,7 +61,7 @@ function cutByLevels(block: Block, levels: BlockLevels, budgets: CutBudget, ctx:
 
 /** A frame with its prefix and suffix measured. */
 function measureFrame(frame: Frame, ctx: CutContext): MeasuredFrame {
-  return { ...frame, prefixSize: frame.prefix === '' ? 0 : ctx.measure.size(frame.prefix), suffixSize: frame.suffix === '' ? 0 : ctx.measure.size(frame.suffix) };
+  return frameWithSizes(frame, frame.prefix === '' ? 0 : ctx.measure.size(frame.prefix), frame.suffix === '' ? 0 : ctx.measure.size(frame.suffix));
 }
 
 /**
@@ -167,9 +167,13 @@ function blockPackRules(text: string, budgets: CutBudget, frame: MeasuredFrame, 
     frame,
     sizer: ctx.sizer,
     alone: (span) => span.size,
+    // Stored though absent, in the text levels' order (`textPackRules`): rules of one shape keep packRun from being
+    // deoptimized when the other kind comes.
+    alonePrefixed: undefined,
     joined: (spans, k) => ctx.measure.gap(text.slice((spans[k] as LevelSpan).gapStart, (spans[k] as LevelSpan).start)) + (spans[k] as LevelSpan).size,
     // A block's own boundaries are all alike: only a blank line before one makes it a better place to cut.
     strength: () => 0,
+    cutAgain: undefined,
   };
 }
 

@@ -88,7 +88,11 @@ export function fitRun(search: RunSearch): RunFound {
 
 /** `fitRun` over spans that are all known: always decided. */
 export function fitKnown(search: Omit<RunSearch, 'final'>): { readonly last: number; readonly size: number | undefined } {
-  return fitRun({ ...search, final: true }) as { readonly last: number; readonly size: number | undefined };
+  // Copied field by field: a spread copy (`{ ...search, final: true }`) got a map of its own at every call, and the
+  // functions that read the search (`fitRun`, `growOneByOne`, inlined into `packRun`) were deoptimized and compiled
+  // again as the maps came.
+  const { first, last, added, exact, budget, grow, single, allowEmpty, choose } = search;
+  return fitRun({ first, last, final: true, added, exact, budget, grow, single, allowEmpty, choose }) as { readonly last: number; readonly size: number | undefined };
 }
 
 /**

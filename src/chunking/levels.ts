@@ -57,6 +57,9 @@ export function createSpanList(gapStart = -1, enough = Number.POSITIVE_INFINITY)
   const spans: LevelSpan[] = [];
   /** `inner` sums the sizes of `spans[1 .. length - 2]`: what `enough` is compared with. */
   const state = { inner: 0 };
+  // Compared only when finite: a size compared with Infinity after small integers deoptimized every function the
+  // push was inlined into (the descent's visit, the word loops), and they were compiled again.
+  const bounded = Number.isFinite(enough);
   // `done` is a field the list sets, not a getter: an object literal with an accessor gets a hidden class of its
   // own, so with one list per cut every call on a list missed V8's inline caches (a word span cost some 0.5 µs).
   const list = {
@@ -70,7 +73,7 @@ export function createSpanList(gapStart = -1, enough = Number.POSITIVE_INFINITY)
     push(span: LevelSpan): void {
       if (spans.length >= 2) state.inner += (spans[spans.length - 1] as LevelSpan).size;
       spans.push(span);
-      if (state.inner > enough) list.done = true;
+      if (bounded && state.inner > enough) list.done = true;
     },
     pop(): LevelSpan | undefined {
       const last = spans.pop();

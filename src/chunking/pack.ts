@@ -32,8 +32,17 @@ export interface MeasuredFrame extends Frame {
   readonly suffixSize: number;
 }
 
-/** No frame: what the text levels and a list add around a span. */
-export const NO_FRAME: MeasuredFrame = Object.freeze({ prefix: '', suffix: '', prefixFirst: false, suffixLast: false, prefixSize: 0, suffixSize: 0 });
+/**
+ * `frame` with the sizes of its prefix and suffix, its fields always made in this order. Packing reads a frame for
+ * every run; a spread copy (`{ ...frame, prefixSize, suffixSize }`) got a map of its own for every block cut, and
+ * `packRun` was deoptimized and compiled again as they came.
+ */
+export function frameWithSizes(frame: Frame, prefixSize: number, suffixSize: number): MeasuredFrame {
+  return { prefix: frame.prefix, suffix: frame.suffix, prefixFirst: frame.prefixFirst, suffixLast: frame.suffixLast, prefixSize, suffixSize };
+}
+
+/** No frame: what the text levels and a list add around a span. Not frozen: a frozen object has a map of its own. */
+export const NO_FRAME: MeasuredFrame = frameWithSizes({ prefix: '', suffix: '', prefixFirst: false, suffixLast: false }, 0, 0);
 
 /** A span packing made of a run of spans. */
 export interface PackedSpan {
@@ -236,7 +245,17 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, start:
     // The places of the runs before this one compete too: where a run ends then depends on the text alone.
     choose: (first, end) =>
       contentDefinedLast(
-        { first, last: end, earliest: 0, added, valueBefore: (k) => valueAt(reads, spans, k, rules), readEarlier: (before, into) => readEarlierSpans(first, before, into, { spans, rules, reads }) },
+        // The fields in the order the packer's run has them (`contentDefinedKeep`): runs of one shape keep scanRun from
+        // being deoptimized when the other kind comes.
+        {
+          first,
+          last: end,
+          added,
+          valueBefore: (k) => valueAt(reads, spans, k, rules),
+          mayEndBefore: undefined,
+          earliest: 0,
+          readEarlier: (before, into) => readEarlierSpans(first, before, into, { spans, rules, reads }),
+        },
         desired,
       ),
   });

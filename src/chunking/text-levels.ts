@@ -18,7 +18,7 @@ import { budget, type Budget } from './budget.js';
 import { SHORT_TEXT, shortSizesOf, shortSizeUpTo } from './sizers/short-sizes.js';
 import { gallop } from './fit.js';
 import { createDescent, createSpanList, levelSpan, type Descent, type Levels, type LevelSpan } from './levels.js';
-import { BLANK_LINE_STRENGTH, NO_FRAME, packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
+import { BLANK_LINE_STRENGTH, frameWithSizes, NO_FRAME, packSpans, type Frame, type MeasuredFrame, type PackedSpan, type PackRules } from './pack.js';
 
 /** The text levels, coarse to fine. */
 export const PARAGRAPH = 0;
@@ -88,7 +88,7 @@ function measuredFrame(cut: TextCut): MeasuredFrame {
   const frame = cut.frame;
   if (frame === undefined || (frame.prefix === '' && frame.suffix === '')) return NO_FRAME;
   const size = (text: string): number => (text === '' ? 0 : cut.sizer.size(text));
-  return { ...frame, prefixSize: size(frame.prefix), suffixSize: size(frame.suffix) };
+  return frameWithSizes(frame, size(frame.prefix), size(frame.suffix));
 }
 
 /**
