@@ -528,7 +528,9 @@ function classify(s: ScanState, text: string, start: number, end: number): CutPl
   if (s.paragraphStart !== -1 && underlinesParagraph(line)) return null;
   // At column 0 a heading or a thematic break closes every open container: what follows parses the same alone
   // (`---` only after a blank line, where no paragraph above can turn it into a setext underline).
-  const c = line.charCodeAt(0);
+  // A blank line's prefix may be empty: read past its end, `charCodeAt` gives NaN, and that deoptimized `scanLines`
+  // (which inlines this) on the first blank line past `batchSize`.
+  const c = line.length === 0 ? NO_CHARACTER : line.charCodeAt(0);
   if ((c === HASH && atxOpenLength(line, 0) > 0) || ((c === STAR || c === UNDERSCORE || (c === DASH && s.previousBlank)) && isThematicBreak(line, 0))) {
     return EXACT_CUT;
   }
@@ -541,6 +543,9 @@ function classify(s: ScanState, text: string, start: number, end: number): CutPl
   if (s.previousBlank && !s.inList && !s.indentedCode) return FRESH_LINE_CUT;
   return lineEndCut(s);
 }
+
+/** No character code: what `classify` reads as the first character of an empty line. */
+const NO_CHARACTER = -1;
 
 /** What `classify` says of a line: how good a place its start is to cut at, and how the next batch continues. */
 interface CutPlace {
