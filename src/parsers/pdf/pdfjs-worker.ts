@@ -1,5 +1,6 @@
 /**
- * pdf.js's worker module as the PDF sandbox loads it: the same code, less the decoding of image XObjects.
+ * pdf.js's worker module as the PDF sandbox loads it: the same code, less the decoding of image XObjects and the
+ * outlines of glyphs.
  *
  * The reader asks pdf.js for a page's operator list when it needs what the page draws (rules, figure regions, the
  * images that tell a scan from a blank page). pdf.js 5.4.624 cannot list a page without decoding its images: for each
@@ -16,6 +17,13 @@
  * inline images are decoded into their operators' arguments, as before. The copy is made only for the pdf.js version
  * this was read against, and only when the patched text occurs once; otherwise pdf.js loads its own worker and decodes
  * images as it always did (slower, same blocks).
+ *
+ * The same copy builds no glyph outlines. Opened with `disableFontFace` (there is no `FontFace` in Node), pdf.js
+ * listing a page turns every glyph its text shows into a path (`PartialEvaluator.buildFontPaths`, from `handleText`)
+ * and sends each to the document's objects, for a canvas to draw text with: the reader draws nothing, and reads of
+ * a `showText` operator only its glyphs, which come before the outlines. So `buildFontPaths` returns at once; the
+ * operator list is the same (pdf.js already skips a glyph whose outline fails, `ignoreErrors` being on). On
+ * tracemonkey.pdf, whose first pages are listed for their fonts' names, that was 12% of the sandbox's instructions.
  *
  * `npm run build` writes that copy into `dist/` (`prebuiltWorker`), so that a sandbox imports it as it is; patching
  * the 2.1 MB at every start and writing it to a temporary file cost some 30 ms of each start. Running the sources
@@ -46,16 +54,35 @@ const BUILD_IMAGE_HEAD = `  static async buildImage({
 /** What the patched `buildImage` does first: fail, which pdf.js takes for an image it could not decode. */
 const SKIP_IMAGE = '    throw new Error("chunkstream: image data is not read");\n';
 
+/** The head of `PartialEvaluator.buildFontPaths` in pdf.worker.mjs 5.4.624 (callers: `handleText`, a font's fallback). */
+const BUILD_FONT_PATHS_HEAD = '  static buildFontPaths(font, glyphs, handler, evaluatorOptions) {\n';
+
+/** What the patched `buildFontPaths` does first: return, building and sending no outline. */
+const SKIP_FONT_PATHS = '    return; // chunkstream: glyph outlines are not built\n';
+
+/** `source` with `line` inserted after `head`, or null when `head` is missing or found more than once. */
+function insertAfter(source: Buffer, head: string, line: string): Buffer | null {
+  const bytes = Buffer.from(head);
+  const at = source.indexOf(bytes);
+  if (at === -1 || source.indexOf(bytes, at + 1) !== -1) return null;
+  const cut = at + bytes.length;
+  return Buffer.concat([source.subarray(0, cut), Buffer.from(line), source.subarray(cut)]);
+}
+
 /**
  * The worker's source with image decoding cut out, or null when `source` is not the worker this patch was written
  * for (the head of `buildImage` missing or found more than once).
  */
 export function withoutImageDecoding(source: Buffer): Buffer | null {
-  const head = Buffer.from(BUILD_IMAGE_HEAD);
-  const at = source.indexOf(head);
-  if (at === -1 || source.indexOf(head, at + 1) !== -1) return null;
-  const cut = at + head.length;
-  return Buffer.concat([source.subarray(0, cut), Buffer.from(SKIP_IMAGE), source.subarray(cut)]);
+  return insertAfter(source, BUILD_IMAGE_HEAD, SKIP_IMAGE);
+}
+
+/**
+ * The worker's source with glyph outlines cut out, or null when `source` is not the worker this patch was written
+ * for (the head of `buildFontPaths` missing or found more than once).
+ */
+export function withoutGlyphOutlines(source: Buffer): Buffer | null {
+  return insertAfter(source, BUILD_FONT_PATHS_HEAD, SKIP_FONT_PATHS);
 }
 
 /** pdf.js's own worker module as installed: where it is, the package's version and the file's size in bytes. */
@@ -79,17 +106,23 @@ function installedWorker(): InstalledWorker {
  * itself (its API refuses a worker of another version), and the size catches a worker edited in place.
  */
 function fingerprintLine(worker: InstalledWorker): string {
-  return `// chunkstream: pdfjs-dist ${worker.version} legacy/build/pdf.worker.mjs (${worker.bytes} bytes) without image decoding\n`;
-}
-
-/** The installed worker without image decoding, or null when it is not the version or the text the patch is for. */
-function patchedInstalledWorker(worker: InstalledWorker): Buffer | null {
-  return worker.version === PATCHED_PDFJS_VERSION ? withoutImageDecoding(readFileSync(worker.path)) : null;
+  return `// chunkstream: pdfjs-dist ${worker.version} legacy/build/pdf.worker.mjs (${worker.bytes} bytes) without image decoding or glyph outlines\n`;
 }
 
 /**
- * What `scripts/build.mjs` writes to `prebuiltWorkerPath()`: the installed worker without image decoding, under a
- * first line that names it, or null when the patch does not apply to it (the sandbox then loads pdf.js's own).
+ * The installed worker without image decoding or glyph outlines, or null when it is not the version or the text the
+ * patches are for (both apply, or pdf.js loads its own worker).
+ */
+function patchedInstalledWorker(worker: InstalledWorker): Buffer | null {
+  if (worker.version !== PATCHED_PDFJS_VERSION) return null;
+  const images = withoutImageDecoding(readFileSync(worker.path));
+  return images === null ? null : withoutGlyphOutlines(images);
+}
+
+/**
+ * What `scripts/build.mjs` writes to `prebuiltWorkerPath()`: the installed worker without image decoding or glyph
+ * outlines, under a first line that names it, or null when the patches do not apply to it (the sandbox then loads
+ * pdf.js's own).
  */
 export function prebuiltWorker(): Buffer | null {
   const worker = installedWorker();
@@ -122,7 +155,7 @@ function startsWith(path: string, line: string): boolean {
 /** Where the worker module the sandbox imports comes from. */
 export type WorkerOrigin = 'prebuilt' | 'patched' | 'pdfjs';
 
-/** A worker module without image decoding, ready to import. */
+/** A worker module without image decoding or glyph outlines, ready to import. */
 export interface WorkerModuleFile {
   readonly path: string;
   /** `prebuilt`: the build's copy; `patched`: a copy made just now in a temporary directory. */
@@ -165,9 +198,9 @@ export function workerModuleFile(locations: WorkerLocations = {}): WorkerModuleF
 }
 
 /**
- * Loads the worker module without image decoding so that pdf.js uses it for its in-process ("fake") worker, as it
- * uses any module found at `globalThis.pdfjsWorker` (which the worker module sets itself when loaded). Must run
- * before the first document is opened. Resolves to where the module came from: `pdfjs` when none was loaded
+ * Loads the worker module without image decoding or glyph outlines so that pdf.js uses it for its in-process ("fake")
+ * worker, as it uses any module found at `globalThis.pdfjsWorker` (which the worker module sets itself when loaded).
+ * Must run before the first document is opened. Resolves to where the module came from: `pdfjs` when none was loaded
  * (another pdf.js version, or the copy could not be made), leaving pdf.js to load its own worker.
  *
  * A temporary copy is removed once imported: imported from a `data:` URL instead, its 2.1 MB cost some 100 ms more

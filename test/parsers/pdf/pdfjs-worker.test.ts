@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keepNativePush, loadPdfjs } from '../../../src/parsers/pdf/pdfjs-reader.js';
-import { installWorkerWithoutImageDecoding, PATCHED_PDFJS_VERSION, prebuiltWorker, prebuiltWorkerPath, withoutImageDecoding, workerModuleFile } from '../../../src/parsers/pdf/pdfjs-worker.js';
+import { installWorkerWithoutImageDecoding, PATCHED_PDFJS_VERSION, prebuiltWorker, prebuiltWorkerPath, withoutGlyphOutlines, withoutImageDecoding, workerModuleFile } from '../../../src/parsers/pdf/pdfjs-worker.js';
 import { buildPdf, imageAt, textAt } from '../../support/pdf-builder.js';
 
 const require = createRequire(import.meta.url);
@@ -66,6 +66,38 @@ describe('the worker without image decoding', () => {
     expect(withoutImageDecoding(Buffer.from(head + head))).toBeNull();
   });
 
+  it('patches buildFontPaths of the pdf.js installed once, and leaves a source without it or with it twice alone', () => {
+    const source = readFileSync(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'));
+    const text = (withoutGlyphOutlines(source) as Buffer).toString('utf8');
+    expect(text.match(/glyph outlines are not built/g)).toHaveLength(1);
+    expect(text).toContain('  static buildFontPaths(font, glyphs, handler, evaluatorOptions) {\n    return; // chunkstream');
+    const head = '  static buildFontPaths(font, glyphs, handler, evaluatorOptions) {\n';
+    expect(withoutGlyphOutlines(Buffer.from('class PartialEvaluator {}'))).toBeNull();
+    expect(withoutGlyphOutlines(Buffer.from(head))).not.toBeNull();
+    expect(withoutGlyphOutlines(Buffer.from(head + head))).toBeNull();
+  });
+
+  it('lists the glyphs a page shows and sends no outline for them', async () => {
+    const pdfjs = await loadPdfjs();
+    const data = buildPdf([{ content: textAt(72, 700, 'Outlines') }]);
+    // Opened as the reader opens documents (disableFontFace, the standard fonts' data at hand, so the font has glyphs
+    // to outline): unpatched, pdf.js sends every glyph shown as a path.
+    const standardFontDataUrl = join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
+    const task = pdfjs.getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl });
+    try {
+      const page = await (await task.promise).getPage(1);
+      const list = await page.getOperatorList();
+      const show = list.fnArray.indexOf(pdfjs.OPS.showText);
+      expect(show).toBeGreaterThan(0);
+      const glyphs = (list.argsArray[show] as [{ unicode: string }[]])[0];
+      expect(glyphs.map((g) => g.unicode).join('')).toBe('Outlines');
+      const ids = [...(page.commonObjs as unknown as Iterable<[string, unknown]>)].map(([id]) => id);
+      expect(ids.some((id) => id.includes('_path_'))).toBe(false);
+    } finally {
+      await task.destroy();
+    }
+  });
+
   it('lists where an image is drawn and sends no pixels for it', async () => {
     const pdfjs = await loadPdfjs();
     const data = buildPdf([{ content: [textAt(72, 700, 'A figure.'), imageAt(100, 150, 400, 500)].join('\n'), image: true }]);
@@ -109,8 +141,8 @@ describe('the build\'s copy of the worker', () => {
   it('is the patched worker under a first line naming the installed pdfjs-dist and its worker\'s size', () => {
     const text = (built as Buffer).toString('utf8');
     const [first] = text.split('\n', 1);
-    expect(first).toBe(`// chunkstream: pdfjs-dist ${PATCHED_PDFJS_VERSION} legacy/build/pdf.worker.mjs (${source.length} bytes) without image decoding`);
-    expect(text.slice(first!.length + 1)).toBe((withoutImageDecoding(source) as Buffer).toString('utf8'));
+    expect(first).toBe(`// chunkstream: pdfjs-dist ${PATCHED_PDFJS_VERSION} legacy/build/pdf.worker.mjs (${source.length} bytes) without image decoding or glyph outlines`);
+    expect(text.slice(first!.length + 1)).toBe((withoutGlyphOutlines(withoutImageDecoding(source) as Buffer) as Buffer).toString('utf8'));
     expect(prebuiltWorkerPath()).toMatch(/[/\\]parsers[/\\]pdf[/\\]vendor[/\\]pdf\.worker\.mjs$/);
   });
 
@@ -129,6 +161,7 @@ describe('the build\'s copy of the worker', () => {
     ['made from another pdfjs-dist', Buffer.from((built as Buffer).toString('utf8').replace(PATCHED_PDFJS_VERSION, '5.4.1'))],
     ['made from a worker of another size', Buffer.from((built as Buffer).toString('utf8').replace(`(${source.length} bytes)`, `(${source.length + 1} bytes)`))],
     ['cut short', (built as Buffer).subarray(0, 40)],
+    ['made before glyph outlines were cut out', Buffer.from((built as Buffer).toString('utf8').replace(' or glyph outlines\n', '\n'))],
   ];
   for (const [name, content] of others) {
     it(`is passed over when ${name}: the installed worker is patched into a temporary directory, removed after`, () => {
@@ -138,7 +171,7 @@ describe('the build\'s copy of the worker', () => {
       const file = workerModuleFile({ prebuilt: stale, temporaryRoot: root });
       expect(file?.origin).toBe('patched');
       expect(dirname(dirname(file!.path))).toBe(root);
-      expect(readFileSync(file!.path).equals(withoutImageDecoding(source)!)).toBe(true);
+      expect(readFileSync(file!.path).equals(withoutGlyphOutlines(withoutImageDecoding(source)!)!)).toBe(true);
       file!.remove();
       expect(readdirSync(root)).toEqual([]);
     });
