@@ -20,8 +20,9 @@
  * - after `tsc`: pdf.js's worker module without image decoding or glyph outlines, written to
  *   `dist/parsers/pdf/vendor/pdf.worker.mjs` under a first line naming the pdfjs-dist worker it was made from
  *   (`src/parsers/pdf/pdfjs-worker.ts`): every PDF sandbox imports it as it is instead of patching 2.1 MB into a
- *   temporary file when it starts. When the patches do not apply to the installed pdfjs-dist, no file is written (the sandbox then loads pdf.js's own worker) and the
- *   build says so; `test/parsers/pdf/pdfjs-worker.test.ts` fails on such a version.
+ *   temporary file when it starts. When the patches do not apply to the installed pdfjs-dist, no file is written
+ *   (the sandbox then loads pdf.js's own worker) and the build says so; `test/parsers/pdf/pdfjs-worker.test.ts`
+ *   fails on such a version.
  *
  * The script stays readable (not minified), as the old hand-written one was, so a reader of a report can audit
  * what runs in it; its hash in the page's Content-Security-Policy pins exactly that. The stylesheet, written one

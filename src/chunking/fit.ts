@@ -86,13 +86,9 @@ export function fitRun(search: RunSearch): RunFound {
   return { last, size: last < first ? undefined : exact(last) };
 }
 
-/** `fitRun` over spans that are all known: always decided. */
-export function fitKnown(search: Omit<RunSearch, 'final'>): { readonly last: number; readonly size: number | undefined } {
-  // Copied field by field: a spread copy (`{ ...search, final: true }`) got a map of its own at every call, and the
-  // functions that read the search (`fitRun`, `growOneByOne`, inlined into `packRun`) were deoptimized and compiled
-  // again as the maps came.
-  const { first, last, added, exact, budget, grow, single, allowEmpty, choose } = search;
-  return fitRun({ first, last, final: true, added, exact, budget, grow, single, allowEmpty, choose }) as { readonly last: number; readonly size: number | undefined };
+/** `fitRun` over spans that are all known (`final: true`): always decided. */
+export function fitKnown(search: RunSearch & { readonly final: true }): { readonly last: number; readonly size: number | undefined } {
+  return fitRun(search) as { readonly last: number; readonly size: number | undefined };
 }
 
 /**

@@ -230,18 +230,22 @@ function packRun(spans: readonly LevelSpan[], from: number, last: number, start:
   const bare = prefix === '' && frame.suffix === '';
   const desired = budget.desired - framing;
   const added = (k: number): number => (k === from ? alone : k === 0 ? rules.alone(spans[0] as LevelSpan) : joinedAt(reads, spans, k, rules));
+  // Every field written, always in this order: a search of one shape keeps `fitRun` and `growOneByOne` (inlined here)
+  // from being deoptimized and compiled again, as they were when each search was a spread copy with a map of its own.
   const found = fitKnown({
     first: from,
     last,
+    final: true,
     added,
-    budget: { desired, max: budget.max },
     // A run of one span is measured exactly (its size is kept); a longer one only up to the budget, past which it shrinks.
     exact: (to) => {
       const seen = prefix + text.slice((spans[from] as LevelSpan).start, (spans[to] as LevelSpan).end) + frame.suffix;
       return to === from ? sizer.size(seen) : sizeUpTo(sizer, seen, budget.max);
     },
-    single: start.whole,
+    budget: { desired, max: budget.max },
     grow: ONE_BY_ONE,
+    single: start.whole,
+    allowEmpty: undefined,
     // The places of the runs before this one compete too: where a run ends then depends on the text alone.
     choose: (first, end) =>
       contentDefinedLast(

@@ -53,6 +53,13 @@ export function textHash(text: string, from = 0, to = text.length): number {
   return h >>> 0;
 }
 
+/** FNV-1a of every UTF-16 unit of `text[from..to)`, none skipped: a key for exact text, not a place's hash. */
+export function exactTextHash(text: string, from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
 /** Hashes many places of one text: `hashAt(from)` is `textHash(text, from)`. */
 export interface TextHasher {
   hashAt(from: number): number;

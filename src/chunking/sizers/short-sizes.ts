@@ -6,6 +6,7 @@
  * before costs neither a string nor a count.
  */
 import { sizeUpTo, type Sizer } from '../../protocols.js';
+import { exactTextHash } from '../../unicode/text-hash.js';
 
 /**
  * Longest text (UTF-16 units) remembered. V8 copies a slice this short, where a longer one points into the text it
@@ -14,8 +15,6 @@ import { sizeUpTo, type Sizer } from '../../protocols.js';
 export const SHORT_TEXT = 12;
 /** Slots of one sizer's table (a power of two): enough for a document's common words, small enough for the cache. */
 const SLOTS = 4096;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** One sizer's table: each slot holds the last short text hashed to it and that text's exact size. */
 interface ShortSizes {
@@ -42,9 +41,7 @@ export function shortSizesOf(sizer: Sizer): ShortSizes {
  * will do. A size over the limit is not kept.
  */
 export function shortSizeUpTo(table: ShortSizes, sizer: Sizer, text: string, from: number, to: number, limit: number): number {
-  let h = FNV_OFFSET;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  const slot = h & (SLOTS - 1);
+  const slot = exactTextHash(text, from, to) & (SLOTS - 1);
   const key = table.keys[slot];
   if (key !== undefined && sameText(key, text, from, to)) return table.sizes[slot] as number;
   const piece = text.slice(from, to);
