@@ -59,7 +59,7 @@ export function createBlockSequence(): BlockSequence {
           out.push(...held.waiting.splice(0));
           const breaks = [...(open.breaks ?? [])];
           for (let n = open.pageEnd + 1; n <= page.number; n++) breaks.push(runsOn.at);
-          held.open = { ...open, group: runsOn.group, pageEnd: page.number, breaks };
+          held.open = grown(open, runsOn.group, page.number, breaks);
           u = 1;
         } else if (runsOn !== null) {
           const part = partOf(open, first);
@@ -86,6 +86,15 @@ export function createBlockSequence(): BlockSequence {
       return out;
     },
   };
+}
+
+/**
+ * `open` run on to page `pageEnd`. Built as a literal of fixed fields rather than as `{ ...open, … }`: a spread copy
+ * gets a hidden class of its own that V8 cannot share, so every group run on had a new one, and the layout code
+ * that reads groups was compiled again and again for them (187 new classes a pass over freeculture.pdf).
+ */
+function grown(open: PlacedGroup, group: LineGroup, pageEnd: number, breaks: readonly number[]): PlacedGroup {
+  return open.part === undefined ? { group, page: open.page, pageEnd, breaks } : { group, page: open.page, pageEnd, breaks, part: open.part };
 }
 
 /** The header of a table group (its grid's header rows), for the parts that continue it. */

@@ -9,6 +9,7 @@ import type { Block, ListItemSpan, Span, TextBox } from '../../types.js';
 import type { LineGroup } from './layout.js';
 import { delimiterRow, pipeCell, pipeRow, type TableGrid } from './tables.js';
 import { shiftRun, unionBoxes } from './runs.js';
+import { textRun } from './shapes.js';
 import { joinLinesAt, type Vocabulary } from './text.js';
 import type { GlyphBox, PdfLine, TextRun } from './types.js';
 
@@ -214,7 +215,7 @@ function cellRuns(rows: readonly Span[], cells: readonly (readonly string[])[], 
     let at = row.start - start + 2;
     (cells[i] ?? []).forEach((cell, k) => {
       const length = pipeCell(cell).length;
-      for (const box of boxes[i]?.[k] ?? []) if (length > 0) runs.push({ start: at, end: at + length, box });
+      for (const box of boxes[i]?.[k] ?? []) if (length > 0) runs.push(textRun(at, at + length, box, undefined, undefined));
       at += length + 3;
     });
   });

@@ -4,6 +4,8 @@
  * a full-width figure caption) cut the page into bands; each band is read column by column, top to bottom, and a
  * column may itself hold a gutter (three-column layouts).
  */
+import { shiftRun } from './runs.js';
+import { pdfLine } from './shapes.js';
 import type { PdfLine, TextRun } from './types.js';
 
 /** Fewest fragments on each side of a gutter. */
@@ -23,7 +25,7 @@ export function orderLines(fragments: readonly PdfLine[], firstRegion = 0): PdfL
   const out: PdfLine[] = [];
   let region = firstRegion;
   for (const run of runs) {
-    for (const line of mergeRows(run)) out.push({ ...line, region });
+    for (const line of mergeRows(run)) out.push(pdfLine({ ...line, region }));
     region++;
   }
   return out;
@@ -272,7 +274,7 @@ export function readsRightToLeft(row: readonly PdfLine[]): boolean {
 export function joinedRuns(a: PdfLine, b: PdfLine): TextRun[] | undefined {
   if (a.runs === undefined || b.runs === undefined) return undefined;
   const shift = a.text.length + 1;
-  return [...a.runs, ...b.runs.map((r) => ({ ...r, start: r.start + shift, end: r.end + shift }))];
+  return [...a.runs, ...b.runs.map((r) => shiftRun(r, shift))];
 }
 
 /** Characters of `major`'s font in two joined fragments. */
@@ -295,7 +297,7 @@ function joinRowRtl(row: PdfLine[]): PdfLine[] {
     const chars = current.chars + next.chars;
     const major = current.chars >= next.chars ? current : next;
     const runs = joinedRuns(current, next);
-    current = {
+    current = pdfLine({
       ...major,
       text: `${current.text} ${next.text}`,
       runs,
@@ -307,7 +309,7 @@ function joinRowRtl(row: PdfLine[]): PdfLine[] {
       chars,
       region: current.region,
       rtl: true,
-    };
+    });
   }
   out.push(current);
   return out;
@@ -328,7 +330,7 @@ function joinRow(row: PdfLine[]): PdfLine[] {
     const major = current.chars >= next.chars ? current : next;
     const gapIsWide = next.x - current.right > 1.5 * Math.max(current.fontSize, next.fontSize);
     const runs = joinedRuns(current, next);
-    current = {
+    current = pdfLine({
       text: `${current.text} ${next.text}`,
       x: current.x,
       y: major.y,
@@ -340,21 +342,14 @@ function joinRow(row: PdfLine[]): PdfLine[] {
       cells: current.cells + next.cells - (gapIsWide ? 0 : 1),
       chars,
       region: current.region,
-      ...(current.bold === true && next.bold === true ? { bold: true } : {}),
-      ...(current.textX !== undefined ? markerOf(current) : {}),
-      ...(current.figure === true && next.figure === true ? { figure: true } : {}),
-      ...(runs !== undefined ? { runs } : {}),
-    };
+      bold: current.bold === true && next.bold === true ? true : undefined,
+      textX: current.textX,
+      markerEnd: current.textX !== undefined ? current.markerEnd : undefined,
+      markerFont: current.textX !== undefined ? current.markerFont : undefined,
+      figure: current.figure === true && next.figure === true ? true : undefined,
+      runs,
+    });
   }
   out.push(current);
   return out;
-}
-
-/** The marker fields of a line that starts with a marker run (`textX`, and `markerEnd`, `markerFont` when known). */
-function markerOf(line: PdfLine): Pick<PdfLine, 'textX' | 'markerEnd' | 'markerFont'> {
-  return {
-    textX: line.textX,
-    ...(line.markerEnd !== undefined ? { markerEnd: line.markerEnd } : {}),
-    ...(line.markerFont !== undefined ? { markerFont: line.markerFont } : {}),
-  };
 }

@@ -4,6 +4,7 @@
  * A wide gap starts a new fragment, so that columns and table cells stay apart until `orderLines` decides.
  */
 import { sliceBox } from './runs.js';
+import { pdfLine, textRun } from './shapes.js';
 import type { GlyphBox, PdfLine, PdfTextItem, TextRun } from './types.js';
 
 /** Horizontal gap, in font sizes, from which two runs on one baseline are separate fragments. */
@@ -175,7 +176,8 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
   const runs = draft.parts.length > 0 && !draft.glyphless ? lineRuns(draft.parts, text) : undefined;
   const [fontName, fontChars] = top(draft.fonts, '');
   const [fontSize] = top(draft.sizes, roundSize(draft.size));
-  out.push({
+  const marker = draft.runs >= 2 && draft.firstText.length <= 4;
+  out.push(pdfLine({
     text,
     x: draft.x,
     y: draft.y,
@@ -187,17 +189,14 @@ function pushLine(out: PdfLine[], draft: LineDraft): void {
     cells: 1,
     chars: draft.chars,
     region: 0,
-    ...(draft.chars > 0 && draft.bold / draft.chars > 0.8 ? { bold: true } : {}),
-    ...(draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? { rtl: true } : {}),
+    bold: draft.chars > 0 && draft.bold / draft.chars > 0.8 ? true : undefined,
+    rtl: draft.chars > 0 && draft.rtl / draft.chars > 0.5 ? true : undefined,
     // A marker set as a run of its own (a bullet, `1.`, a glyph): the item's text starts at the next run.
-    ...(draft.runs >= 2 && draft.firstText.length <= 4 ? markerRun(draft) : {}),
-    ...(runs !== undefined ? { runs } : {}),
-  });
-}
-
-/** Where a short first run set on its own ends, where the text after it starts, and the run's font. */
-function markerRun(draft: LineDraft): Pick<PdfLine, 'textX' | 'markerEnd' | 'markerFont'> {
-  return { textX: draft.secondX, markerEnd: draft.firstRight, markerFont: draft.firstFont };
+    textX: marker ? draft.secondX : undefined,
+    markerEnd: marker ? draft.firstRight : undefined,
+    markerFont: marker ? draft.firstFont : undefined,
+    runs,
+  }));
 }
 
 const SPACE = 0x20;
@@ -244,7 +243,7 @@ function lineRuns(parts: readonly { item: PdfTextItem; spaced: boolean }[], text
       const item = (parts[p] as { item: PdfTextItem }).item;
       const angle = item.glyphAngle ?? 0;
       const box = narrowed(item, source[k] as number, (source[end - 1] as number) + 1);
-      runs.push({ start: k - from, end: end - from, box, ...(laidFromRight(item) ? { rtl: true } : {}), ...(angle !== 0 ? { angle } : {}) });
+      runs.push(textRun(k - from, end - from, box, laidFromRight(item) ? true : undefined, angle !== 0 ? angle : undefined));
     }
     k = end;
   }

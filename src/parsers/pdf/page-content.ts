@@ -11,6 +11,7 @@ import { buildLines } from './lines.js';
 import type { Readability } from './readability.js';
 import { levelled, pageDirection, splitRotated, turnGraphics, turnItems } from './rotation.js';
 import { findRuledShapes } from './ruled-tables.js';
+import { pdfLine } from './shapes.js';
 import { appendRows, fillRuledTable, type TableGrid } from './tables.js';
 import { joinLines, type Vocabulary } from './text.js';
 import type { GlyphBox, PageFrame, PdfBox, PdfGraphics, PdfLine, PdfTextItem } from './types.js';
@@ -56,7 +57,7 @@ export function readPageContent(input: PdfPageInput, readability: Readability, f
   const ruled = ruledTables(level, rotated, graphics, knows);
   const plain = buildLines(level.filter((_, i) => !ruled.taken.has(i)));
   const figures = figureRegions(plain, graphics, ruled.tables, ruled.frames);
-  const marked = plain.map((l) => (figures.regions.some((box) => inside(l, box)) ? { ...l, figure: true } : l));
+  const marked = plain.map((l) => (figures.regions.some((box) => inside(l, box)) ? pdfLine({ ...l, figure: true }) : l));
   const { tables, used } = withAlignedTables(ruled.tables, marked);
   return {
     number: input.number,

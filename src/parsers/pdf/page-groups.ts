@@ -6,6 +6,7 @@
  */
 import type { PageGroups } from './block-sequence.js';
 import { orderLines } from './columns.js';
+import { pdfLine } from './shapes.js';
 import type { FurnitureDetector } from './furniture.js';
 import type { SizeRanks } from './headings.js';
 import { layoutPage, type LineGroup } from './layout.js';
@@ -102,7 +103,7 @@ function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[]
 
 /** A line without text that stands in the reading order for a table (its index) or a figure (-1 - its index). */
 function placeholder(box: PdfBox, insert: number, fontSize: number): PdfLine {
-  return { text: '', x: box.x0, y: box.y1, right: box.x1, fontSize, fontName: '', fontShare: 1, monospace: false, cells: 1, chars: 0, region: 0, insert };
+  return pdfLine({ text: '', x: box.x0, y: box.y1, right: box.x1, fontSize, fontName: '', fontShare: 1, monospace: false, cells: 1, chars: 0, region: 0, insert });
 }
 
 /**

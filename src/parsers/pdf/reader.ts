@@ -118,18 +118,17 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
       // A failure while this page is read (a limit, an abort) rejects the next page too, which nobody may await
       // then: marked as handled here, so it does not end the process as an unhandled rejection.
       next?.catch(() => {});
-      let input: PdfPageInput = { number, items: page.items, ...(page.frame !== undefined ? { frame: page.frame } : {}) };
+      let read: SandboxGraphics | null = null;
       if (drawing !== null) {
-        let read: SandboxGraphics;
         try {
           read = await drawing;
         } catch (error) {
           if (error instanceof ChunkError && error.page !== undefined) for (const block of assembler.end()) yield stamp(block);
           throw error;
         }
-        input = { ...input, graphics: read.graphics, fonts: read.fonts, ...(read.reversedWords ? { reversedWords: read.reversedWords } : {}) };
         if (!page.items.some((i) => /\S/.test(i.str)) && (read.graphics.images.length > 0 || read.graphics.unlisted === true)) scanned.push(number);
       }
+      const input = pageInput(number, page, read);
       if (page.truncated) truncated.push(number);
       for (const block of assembler.write(input)) yield stamp(block);
     }
@@ -155,6 +154,15 @@ async function* readPdf(source: SandboxSource, config: ParseConfig, onInfo?: Pdf
   } finally {
     await session.close();
   }
+}
+
+/**
+ * What the assembler is given of a page: its text and, when read, what it draws. Every field is set (to undefined when
+ * unknown) so that every page's input has one hidden class: copies with fields added (`{ ...input, graphics }`) got
+ * a new one each, and the layout code reading them was compiled again for each.
+ */
+function pageInput(number: number, page: SandboxPage, read: SandboxGraphics | null): PdfPageInput {
+  return { number, items: page.items, frame: page.frame, graphics: read?.graphics, fonts: read?.fonts, reversedWords: read?.reversedWords };
 }
 
 function aborted(config: ParseConfig): boolean {

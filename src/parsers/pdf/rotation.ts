@@ -3,6 +3,7 @@
  * the page's text it would become a heading, cut the page into false columns and break the reading order, so it is
  * kept apart: it is read along its own baseline as its own block, or as the text of the table cell it sits in.
  */
+import { textItem } from './shapes.js';
 import type { PdfBox, PdfGraphics, PdfTextItem } from './types.js';
 
 /** Degrees from the page's own direction within which text counts as level (a slightly skewed scan). */
@@ -37,7 +38,7 @@ export function levelled(items: readonly PdfTextItem[]): PdfTextItem[] {
     const rad = (-(item.angle ?? 0) * Math.PI) / 180;
     const cos = Math.cos(rad);
     const sin = Math.sin(rad);
-    return { ...item, x: item.x * cos - item.y * sin, y: item.x * sin + item.y * cos, angle: 0 };
+    return textItem({ ...item, x: item.x * cos - item.y * sin, y: item.x * sin + item.y * cos, angle: 0 });
   });
 }
 
@@ -83,8 +84,7 @@ export function turnItems(items: readonly PdfTextItem[], turn: QuarterTurn): Pdf
   return items.map((item) => {
     const [x, y] = turnPoint(item.x, item.y, turn);
     const angle = ((((item.angle ?? 0) - turn) % 360) + 540) % 360 - 180;
-    const { angle: _old, ...rest } = item;
-    return { ...rest, x, y, ...(angle !== 0 ? { angle } : {}) };
+    return textItem({ ...item, x, y, angle: angle !== 0 ? angle : undefined });
   });
 }
 

@@ -3,6 +3,7 @@
  * viewer can highlight where a text came from. A run's glyphs are taken as laid evenly over its box, in the order
  * they are drawn (pdf.js gives a run's width, not each glyph's), so a part of a run is a part of its box.
  */
+import { glyphBoxOf, textRun } from './shapes.js';
 import type { GlyphBox, TextRun } from './types.js';
 
 /** Degrees within which a run counts as set along one of the page's axes. */
@@ -19,20 +20,20 @@ export function sliceBox(box: GlyphBox, from: number, to: number, n: number, rtl
   if (turn <= AXIS || turn >= 360 - AXIS) {
     const step = box.width / n;
     const left = rtl ? n - to : from;
-    return { ...box, x: box.x + left * step, width: (to - from) * step };
+    return glyphBoxOf(box.page, box.x + left * step, box.y, (to - from) * step, box.height);
   }
   if (Math.abs(turn - 90) <= AXIS || Math.abs(turn - 270) <= AXIS) {
     const step = box.height / n;
     // Boxes are measured down the page: text set bottom-up starts at the box's bottom.
     const top = Math.abs(turn - 90) <= AXIS ? n - to : from;
-    return { ...box, y: box.y + top * step, height: (to - from) * step };
+    return glyphBoxOf(box.page, box.x, box.y + top * step, box.width, (to - from) * step);
   }
   return box;
 }
 
 /** A run moved `by` characters along the text. */
 export function shiftRun(run: TextRun, by: number): TextRun {
-  return by === 0 ? run : { ...run, start: run.start + by, end: run.end + by };
+  return by === 0 ? run : textRun(run.start + by, run.end + by, run.box, run.rtl, run.angle);
 }
 
 /** The runs of `[from, to)`: those inside it whole, and those across its ends cut to the glyphs they keep. */
@@ -47,7 +48,7 @@ export function clipRuns(runs: readonly TextRun[], from: number, to: number): Te
     const start = Math.max(run.start, from);
     const end = Math.min(run.end, to);
     const box = sliceBox(run.box, start - run.start, end - run.start, run.end - run.start, run.rtl === true, run.angle);
-    out.push({ ...run, start, end, box });
+    out.push(textRun(start, end, box, run.rtl, run.angle));
   }
   return out;
 }

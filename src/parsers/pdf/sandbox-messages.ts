@@ -74,7 +74,7 @@ export function packItems(items: readonly PdfTextItem[]): PackedItems {
   return { strs, numbers, font, fonts, descents, flags };
 }
 
-/** The runs of a packed page. */
+/** The runs of a packed page, each with every field set (one hidden class: see `shapes.ts`). */
 export function unpackItems(packed: PackedItems): PdfTextItem[] {
   const { strs, numbers, font, fonts, descents, flags } = packed;
   const out = new Array<PdfTextItem>(strs.length);
@@ -92,9 +92,12 @@ export function unpackItems(packed: PackedItems): PdfTextItem[] {
       fontSize: numbers[k + 4] as number,
       hasEOL: ((flags[i] as number) & 1) !== 0,
       monospace: ((flags[i] as number) & 2) !== 0,
-      ...(angle !== 0 ? { angle } : {}),
-      ...(((flags[i] as number) & 4) !== 0 ? { rtl: true } : {}),
-      ...(Number.isFinite(descent) ? { descent } : {}),
+      angle: angle !== 0 ? angle : undefined,
+      bold: undefined,
+      rtl: ((flags[i] as number) & 4) !== 0 ? true : undefined,
+      descent: Number.isFinite(descent) ? descent : undefined,
+      glyphs: undefined,
+      glyphAngle: undefined,
     };
   }
   return out;

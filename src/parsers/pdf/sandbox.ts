@@ -136,11 +136,12 @@ export async function openPdfSession(source: SandboxSource, options: PdfSessionO
   }
   const pages = opened.pages;
   const requested = new Map<number, Promise<SandboxReply>>();
+  // Every field set, even when undefined: an object of one hidden class for every document (see `shapes.ts`).
   return {
     pages,
     outline: opened.outline,
     warnings: opened.warnings,
-    ...(opened.title !== undefined ? { title: opened.title } : {}),
+    title: opened.title,
     async page(number) {
       let pending = requested.get(number);
       if (pending === undefined) {
@@ -152,7 +153,7 @@ export async function openPdfSession(source: SandboxSource, options: PdfSessionO
       try {
         const reply = await pending;
         if (reply.op !== 'page') throw replyError(reply);
-        return { number: reply.number, items: unpackItems(reply.packed), truncated: reply.truncated, ...(reply.frame !== undefined ? { frame: reply.frame } : {}) };
+        return { number: reply.number, items: unpackItems(reply.packed), truncated: reply.truncated, frame: reply.frame };
       } finally {
         requested.delete(number);
       }

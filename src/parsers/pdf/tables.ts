@@ -6,6 +6,7 @@
 import { buildLines } from './lines.js';
 import type { RuledTable } from './ruled-tables.js';
 import { lineBoxes, sliceBox, unionBoxes } from './runs.js';
+import { textItem } from './shapes.js';
 import type { GlyphBox, PdfBox, PdfLine, PdfTextItem } from './types.js';
 
 /** A table read from a page: its cells' text row by row, and where it was. */
@@ -61,8 +62,8 @@ function splitAtColumns(item: PdfTextItem, columns: readonly number[]): PdfTextI
     if (next === column) continue;
     const str = item.str.slice(start, i);
     // The pieces are placed from the left, as their columns are found.
-    const glyphs = item.glyphs === undefined ? {} : { glyphs: sliceBox(item.glyphs, start, i, n, false) };
-    if (str.trim() !== '') out.push({ ...item, str, x: item.x + start * step, width: (i - start) * step, ...glyphs });
+    const glyphs = item.glyphs === undefined ? undefined : sliceBox(item.glyphs, start, i, n, false);
+    if (str.trim() !== '') out.push(textItem({ ...item, str, x: item.x + start * step, width: (i - start) * step, glyphs }));
     start = i;
     column = next;
   }
