@@ -264,9 +264,12 @@ function headOf(above: readonly PdfLine[][], rivers: readonly number[], x0: numb
   return above.slice(k).flat();
 }
 
-/** True when a cell holds a word or a figure: two letters or digits or more. */
+/** Two letters or digits, wherever they are in a text. */
+const TWO_WORD_CHARS = /[\p{L}\p{N}][^\p{L}\p{N}]*[\p{L}\p{N}]/u;
+
+/** True when a cell holds a word or a figure: two letters or digits or more (found by one search, not counted). */
 function isWorded(cell: string): boolean {
-  return (cell.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2;
+  return TWO_WORD_CHARS.test(cell);
 }
 
 /**

@@ -43,6 +43,22 @@ export interface PageContext {
   readonly ranks?: SizeRanks;
 }
 
+/**
+ * A page context with every field set (one hidden class for every page: see `shapes.ts`), from `fields`, which may
+ * leave the optional ones out.
+ */
+export function pageContext(fields: PageContext): PageContext {
+  return {
+    bodySize: fields.bodySize,
+    bodyFont: fields.bodyFont,
+    outlineHeadings: fields.outlineHeadings,
+    minFontDepth: fields.minFontDepth,
+    maxFontHeadingSize: fields.maxFontHeadingSize,
+    tables: fields.tables,
+    ranks: fields.ranks,
+  };
+}
+
 /** Ratio to the body size from which a line is set larger (as `fontHeadingDepth` ranks heading sizes). */
 const LARGER = 1.08;
 /** Font sizes closer than this (points) are one size. */
@@ -266,7 +282,10 @@ interface PageReader {
 /** Lays out the ordered lines of one page into groups. */
 export function layoutPage(lines: readonly PdfLine[], ctx: PageContext): PageLayout {
   const g = measure(lines);
-  const breaks = lines.map((_, i) => breakBefore(lines, i, g));
+  // Pushed one by one rather than made by `lines.map`: V8's optimised `map` makes a holey array where the
+  // interpreter's is packed, and the code reading `breaks` was thrown away for each new kind it met.
+  const breaks: Break[] = [];
+  for (let i = 0; i < lines.length; i++) breaks.push(breakBefore(lines, i, g));
   const page: PageReader = { lines, ctx, g, breaks, labels: repeatedTexts(lines), groups: [], continuations: [] };
   for (let i = 0; i < lines.length; ) i = readGroup(page, i);
   // Paragraphs that run on from one column to the next are joined here; across pages, by the caller.
@@ -319,7 +338,7 @@ function headingAt(page: PageReader, k: number, previousIsHeading: boolean): Hea
     bodyFont: ctx.bodyFont,
     startsBlock: page.breaks[k] !== 'none' || previousIsHeading,
     columnWidth: page.g.widths.get(line.region) ?? line.right - line.x,
-    ...(ctx.ranks !== undefined ? { ranks: ctx.ranks } : {}),
+    ranks: ctx.ranks,
   });
   return depth === null ? null : { depth: Math.max(depth, least) as Depth, count: 1 };
 }

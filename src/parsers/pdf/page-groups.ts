@@ -9,7 +9,7 @@ import { orderLines } from './columns.js';
 import { pdfLine } from './shapes.js';
 import type { FurnitureDetector } from './furniture.js';
 import type { SizeRanks } from './headings.js';
-import { layoutPage, type LineGroup } from './layout.js';
+import { layoutPage, pageContext, type LineGroup } from './layout.js';
 import type { OutlineHeading } from './outline-headings.js';
 import { holdsNoProse, inside, type PageContent } from './page-content.js';
 import type { PdfBox, PdfLine } from './types.js';
@@ -48,14 +48,19 @@ export function groupPage(page: PageContent, ctx: GroupingContext, regions: Regi
   const ordered = readingOrder(body, page, regions);
   const outlined = ctx.outlineHeadings?.(ordered);
   if (outlined !== undefined) for (const k of outlined.keys()) ctx.outlineSizes.smallest = Math.min(ctx.outlineSizes.smallest, (ordered[k] as PdfLine).fontSize);
-  const below = Number.isFinite(ctx.outlineSizes.smallest) ? { maxFontHeadingSize: ctx.outlineSizes.smallest } : {};
-  const layout = layoutPage(ordered, {
-    bodySize: ctx.bodySize,
-    bodyFont: ctx.bodyFont,
-    tables: page.tables,
-    ranks: ctx.ranks,
-    ...(outlined !== undefined ? { outlineHeadings: outlined, minFontDepth: ctx.outlineDepth + 1, ...below } : {}),
-  });
+  const below = outlined !== undefined && Number.isFinite(ctx.outlineSizes.smallest) ? ctx.outlineSizes.smallest : undefined;
+  const layout = layoutPage(
+    ordered,
+    pageContext({
+      bodySize: ctx.bodySize,
+      bodyFont: ctx.bodyFont,
+      tables: page.tables,
+      ranks: ctx.ranks,
+      outlineHeadings: outlined,
+      minFontDepth: outlined !== undefined ? ctx.outlineDepth + 1 : undefined,
+      maxFontHeadingSize: below,
+    }),
+  );
   const aside = asideGroups(peripheral, page.rotated, ctx, regions);
   return { number: page.number, layout, aside };
 }
@@ -66,16 +71,24 @@ export function groupPage(page: PageContent, ctx: GroupingContext, regions: Regi
  * two columns is read where it stands, between the text above it and the text below.
  */
 function readingOrder(body: readonly PdfLine[], page: PageContent, regions: RegionCounter): PdfLine[] {
-  const labels = page.figures.map((): PdfLine[] => []);
+  // The arrays are pushed to rather than made by `map`, whose optimised form makes holey arrays where the
+  // interpreter's are packed: this function was thrown away and compiled again for each kind it met.
+  const labels: PdfLine[][] = [];
+  const gathers: boolean[] = [];
+  const inserts: PdfLine[] = [];
+  for (const [i, t] of page.tables.entries()) inserts.push(placeholder(t.box, i, t.fontSize));
+  for (const [k, box] of page.figures.entries()) {
+    labels.push([]);
+    // Lines over an image may be a column's text set on a background: only a figure of labels gathers its lines.
+    gathers.push(holdsNoProse(box, body));
+    inserts.push(placeholder(box, -1 - k, 0));
+  }
   const text: PdfLine[] = [];
-  // Lines over an image may be a column's text set on a background: only a figure of labels gathers its lines.
-  const gathers = page.figures.map((box) => holdsNoProse(box, body));
   for (const l of body) {
     const k = l.figure === true ? page.figures.findIndex((box, i) => gathers[i] === true && inside(l, box)) : -1;
     if (k === -1) text.push(l);
     else (labels[k] as PdfLine[]).push(l);
   }
-  const inserts = [...page.tables.map((t, i) => placeholder(t.box, i, t.fontSize)), ...page.figures.map((b, k) => placeholder(b, -1 - k, 0))];
   const ordered = orderLines([...text, ...inserts], regions.next);
   if (ordered.length > 0) regions.next = (ordered[ordered.length - 1] as PdfLine).region + 1;
   if (labels.every((l) => l.length === 0)) return ordered;
@@ -98,7 +111,7 @@ function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[]
   const aside = [...[...peripheral].sort(byTop).map((l) => ({ ...l, region })), ...[...rotated].sort(byTop).map((l) => ({ ...l, region: region + 1 }))];
   regions.next += 2;
   if (aside.length === 0) return [];
-  return layoutPage(aside, { bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, minFontDepth: NO_FONT_HEADINGS }).groups;
+  return layoutPage(aside, pageContext({ bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, minFontDepth: NO_FONT_HEADINGS })).groups;
 }
 
 /** A line without text that stands in the reading order for a table (its index) or a figure (-1 - its index). */
