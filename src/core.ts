@@ -62,6 +62,21 @@ export function copyWith<T extends object, F extends object>(source: T, fields: 
   return Object.assign({}, source, fields);
 }
 
+/** What a new list holds for a moment, so that its store is one of objects from the start (see `listOfObjects`). */
+const AN_OBJECT = {};
+
+/**
+ * An empty array whose store is already one of objects (V8's `PACKED_ELEMENTS`). `[]` starts as a list of small
+ * integers, and its first object pushed changes its map: optimized code that had seen lists of one kind met a
+ * fresh list of the other, was deoptimized ("not a Smi" at the push) and compiled again, over and over for the
+ * span lists of a cut and the batcher's places to cut at. `pop` keeps the kind.
+ */
+export function listOfObjects<T extends object>(): T[] {
+  const list = [AN_OBJECT] as T[];
+  list.pop();
+  return list;
+}
+
 /** Appends `items` to `target` without the argument-count limit of `push(...items)`. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) target.push(items[i] as T);

@@ -6,6 +6,7 @@
  * cuts one that does not at the next level down, so that every span is the largest that fits; packing then joins
  * consecutive spans into chunks with one search (`pack.ts`).
  */
+import { listOfObjects } from '../core.js';
 
 /** A span of a text at a level, measured, as packing takes it. Offsets are into the text being cut. */
 export interface LevelSpan {
@@ -54,7 +55,7 @@ export interface SpanList {
  * follows). Only the last span may still change: a run of clusters at a window's edge is taken back and grown.
  */
 export function createSpanList(gapStart = -1, enough = Number.POSITIVE_INFINITY): SpanList {
-  const spans: LevelSpan[] = [];
+  const spans = listOfObjects<LevelSpan>();
   /** `inner` sums the sizes of `spans[1 .. length - 2]`: what `enough` is compared with. */
   const state = { inner: 0 };
   // Compared only when finite: a size compared with Infinity after small integers deoptimized every function the

@@ -19,6 +19,7 @@
  * Cut points depend only on the text, never on how it was written, so the stream and the one-string parse give the
  * same batches.
  */
+import { listOfObjects } from '../../core.js';
 import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
@@ -174,7 +175,7 @@ export function createMarkdownBatcher(options: BatcherOptions) {
     searched: 0,
     state: initialState(),
     pending: undefined,
-    chain: { levels: [], overflow: false },
+    chain: { levels: listOfObjects(), overflow: false },
     unmarked: { from: 0, to: 0 },
     bytesBefore: 0,
   };
@@ -212,7 +213,7 @@ function take(b: Batcher, end: number, next: BatchContinuation | undefined): Mar
   b.buffer = b.buffer.slice(end);
   b.scan = Math.max(0, b.scan - end);
   b.searched = Math.max(0, b.searched - end);
-  b.chain = { levels: [], overflow: false };
+  b.chain = { levels: listOfObjects(), overflow: false };
   b.unmarked.from -= end;
   b.unmarked.to = Math.max(0, b.unmarked.to - end);
   return batch;
@@ -235,9 +236,22 @@ function forceCut(b: Batcher, lineStart: number): MarkdownBatch {
   // The scan goes on where it was, in the state it was in: the levels after the first are what scanning the
   // lines after the cut again would keep, and no line there allows a safe cut (the scan would have cut there).
   const batch = take(b, at, continues);
-  // Each candidate made as `consider` makes one: a spread copy gets a map of its own (see `copyState`).
-  b.chain = { levels: levels.slice(1).map((c) => ({ at: c.at - at, rank: c.rank, marked: c.marked, continues: c.continues, state: c.state })), overflow: false };
+  b.chain = { levels: levelsAfter(levels, at), overflow: false };
   return batch;
+}
+
+/**
+ * The levels after the first, their places moved back by `at`. Each candidate is made as `consider` makes one (a
+ * spread copy gets a map of its own, see `copyState`), into a list of objects from the start (`listOfObjects`:
+ * `map` gave a holey list of small integers, and `consider` was deoptimized on it).
+ */
+function levelsAfter(levels: readonly Candidate[], at: number): Candidate[] {
+  const out = listOfObjects<Candidate>();
+  for (let k = 1; k < levels.length; k++) {
+    const c = levels[k] as Candidate;
+    out.push({ at: c.at - at, rank: c.rank, marked: c.marked, continues: c.continues, state: c.state });
+  }
+  return out;
 }
 
 /** Cuts the long line at `lineStart` after a whitespace run past `batchSize`, else between grapheme clusters. */
