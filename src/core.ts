@@ -10,7 +10,7 @@ export interface Core<In, Out> {
 
 /** Runs a core over a list of inputs and returns every output, in order. */
 export function runCore<In, Out>(core: Core<In, Out>, inputs: Iterable<In>): Out[] {
-  const out: Out[] = [];
+  const out = listOfObjects<Out>();
   for (const item of inputs) pushAll(out, core.write(item));
   pushAll(out, core.end());
   return out;
@@ -23,12 +23,12 @@ export function pipeCores<A, B, C>(first: Core<A, B>, second: Core<B, C>): Core<
       const mids = first.write(item);
       // Most writes of a chunker make one item or none: the second core's own list is handed on without a copy.
       if (mids.length === 1) return second.write(mids[0] as B);
-      const out: C[] = [];
+      const out = listOfObjects<C>();
       for (const mid of mids) pushAll(out, second.write(mid));
       return out;
     },
     end() {
-      const out: C[] = [];
+      const out = listOfObjects<C>();
       for (const mid of first.end()) pushAll(out, second.write(mid));
       pushAll(out, second.end());
       return out;
@@ -71,7 +71,7 @@ const AN_OBJECT = {};
  * fresh list of the other, was deoptimized ("not a Smi" at the push) and compiled again, over and over for the
  * span lists of a cut and the batcher's places to cut at. `pop` keeps the kind.
  */
-export function listOfObjects<T extends object>(): T[] {
+export function listOfObjects<T>(): T[] {
   const list = [AN_OBJECT] as T[];
   list.pop();
   return list;

@@ -6,6 +6,7 @@
  * (`content-cuts.ts`): at a blank line before a weaker boundary, then where the hash of the text marks it, so that
  * an edit above does not move every later cut. Tables, lists, code, prose and the TextSplitter are all packed here.
  */
+import { listOfObjects } from '../core.js';
 import { sizeUpTo, type Sizer } from '../protocols.js';
 import { holdsBlankLine } from '../unicode/lines.js';
 import { createTextHasher, type TextHasher } from '../unicode/text-hash.js';
@@ -97,7 +98,7 @@ const ONE_BY_ONE: Grow = { kind: 'one-by-one' };
  * each run measured once. With `firstOnly`, only the first run is made.
  */
 export function packSpans(spans: readonly LevelSpan[], rules: PackRules, firstOnly = false): PackedSpan[] {
-  const out: PackedSpan[] = [];
+  const out = listOfObjects<PackedSpan>();
   let all = spans;
   const hasher = createTextHasher(rules.text);
   let reads = spanReads(all, hasher);

@@ -11,7 +11,7 @@
  * packer's state (`Packer`), so that a test can run one alone.
  */
 import type { ChunkConfig } from '../config.js';
-import { copyWith, emptyInPlace, takeAll, type Core } from '../core.js';
+import { copyWith, emptyInPlace, listOfObjects, takeAll, type Core } from '../core.js';
 import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Block, HeadingContext } from '../types.js';
@@ -69,7 +69,7 @@ const RECENT_SPANS = 256;
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: [], recentValues: [], recentAdded: [], measured: { text: '', size: Number.POSITIVE_INFINITY } };
+  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: listOfObjects(), recentValues: [], recentAdded: [], measured: { text: '', size: NOT_MEASURED } };
 }
 
 /**
@@ -128,6 +128,12 @@ function opensSubsection(spans: readonly BlockSpan[], depth: number): boolean {
 
 /** Texts up to this length are remembered by `blockSize`: V8 copies slices this short, so none holds its batch. */
 const MEASURED_LENGTH = 12;
+/**
+ * What `blockSize` remembers before it has measured a text. A small integer, not Infinity: a field that once held
+ * a double keeps its sizes as heap numbers, and every block span made from them turned the spans' `size` field to
+ * doubles, which deoptimized each function that had read spans before (`wholeSpan`, `addRecentSpans`, the cut).
+ */
+const NOT_MEASURED = -1;
 
 /**
  * The size of a block's text, or a size past `room` when it is larger. A short text the same as the last one
@@ -135,7 +141,7 @@ const MEASURED_LENGTH = 12;
  */
 function blockSize(packer: Packer, text: string, room: number): number {
   const { measured } = packer;
-  if (text === measured.text && measured.size <= room) return measured.size;
+  if (text === measured.text && measured.size !== NOT_MEASURED && measured.size <= room) return measured.size;
   const size = sizeUpTo(packer.cut.sizer, text, room);
   if (text.length <= MEASURED_LENGTH && size <= room) {
     measured.text = text;
