@@ -11,13 +11,39 @@ const CR = 0x0d;
  * ends its line at the `\n`, which the next range counts. Works in place, without slicing.
  */
 export function countLineEndings(text: string, from = 0, to = text.length): number {
-  // A loop over the range, not indexOf: a search for a character the range lacks would run on to the end of the
-  // text, and over the many small ranges of one long text that is quadratic.
-  let count = 0;
+  const start = Math.max(0, from);
   const end = Math.min(to, text.length);
-  for (let i = Math.max(0, from); i < end; i++) {
+  return end - start < SEARCHED_RANGE ? countByLoop(text, start, end) : countBySearch(text, start, end);
+}
+
+/**
+ * Ranges at least this long are counted by `indexOf`, which V8 runs as a native search: a loop of `charCodeAt`
+ * reads a character at a time through the string's representation (a slice of a batch), and counting each batch's
+ * lines that way was some 70 instructions a character.
+ */
+const SEARCHED_RANGE = 256;
+
+/** `countLineEndings` of `text[start..end)` a character at a time: for a short range, where a search costs more. */
+function countByLoop(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) count++;
+  }
+  return count;
+}
+
+/**
+ * `countLineEndings` of `text[start..end)` by searching for LF, then for CR. The searches run in a slice of the
+ * range, so that one for a character the range lacks stops at its end (over the many ranges of one long text,
+ * a search to the text's end would be quadratic); a CR at the range's end looks at the character after it.
+ */
+function countBySearch(text: string, start: number, end: number): number {
+  const range = start === 0 && end === text.length ? text : text.slice(start, end);
+  let count = 0;
+  for (let i = range.indexOf('\n'); i !== -1; i = range.indexOf('\n', i + 1)) count++;
+  for (let i = range.indexOf('\r'); i !== -1; i = range.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(start + i + 1) !== LF) count++;
   }
   return count;
 }
