@@ -18,8 +18,8 @@ export function countLineEndings(text: string, from = 0, to = text.length): numb
 
 /**
  * Ranges at least this long are counted by `indexOf`, which V8 runs as a native search: a loop of `charCodeAt`
- * reads a character at a time through the string's representation (a slice of a batch), and counting each batch's
- * lines that way was some 70 instructions a character.
+ * reads a character at a time through the string's representation (a batch is a slice of the batcher's buffer),
+ * several times the work per character, and the batcher counts the lines of every batch.
  */
 const SEARCHED_RANGE = 256;
 
