@@ -8,9 +8,8 @@
  * weakly, dropped once no object of theirs is alive (between two documents, or two pages), and made anew when
  * needed, and a copy with a field added gets a class of its own every time. The optimised layout code checks the
  * classes it has seen: each new one threw it back to the interpreter and had it compiled again, which cost about
- * as much CPU as the layout itself (V8's optimising compiler took 45% of the main process's instructions reading
- * freeculture.pdf four times). Checks read an optional field as `line.bold === true`, `run.angle ?? 0`, never
- * `'bold' in line`, so `undefined` and absent read the same.
+ * as much CPU as the layout itself (docs/performance.md has the figures). Checks read an optional field as
+ * `line.bold === true`, `run.angle ?? 0`, never `'bold' in line`, so `undefined` and absent read the same.
  */
 import type { GlyphBox, PdfLine, PdfTextItem, TextRun } from './types.js';
 
