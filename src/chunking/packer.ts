@@ -141,7 +141,12 @@ const NOT_MEASURED = -1;
  */
 function blockSize(packer: Packer, text: string, room: number): number {
   const { measured } = packer;
-  if (text === measured.text && measured.size !== NOT_MEASURED && measured.size <= room) return measured.size;
+  // The size read and compared for every block, before the texts are: read and compared only once a text repeats,
+  // it had no type feedback when the packer core was first compiled, and the first repeat threw the core back to
+  // the interpreter (`--trace-deopt-verbose`: "Insufficient type feedback" here, over the corpus's first pass).
+  const { text: seenText, size: seenSize } = measured;
+  const seenFits = seenSize !== NOT_MEASURED && seenSize <= room;
+  if (seenFits && text === seenText) return seenSize;
   const size = sizeUpTo(packer.cut.sizer, text, room);
   if (text.length <= MEASURED_LENGTH && size <= room) {
     measured.text = text;
