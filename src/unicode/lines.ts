@@ -8,7 +8,7 @@ const CR = 0x0d;
 
 /**
  * Number of line endings in `text[from..to)`. A `\r` at `to - 1` counts unless `text[to]` is `\n`: that CRLF
- * ends its line at the `\n`, which the next range counts. Works in place, without slicing.
+ * ends its line at the `\n`, which the next range counts.
  */
 export function countLineEndings(text: string, from = 0, to = text.length): number {
   const start = Math.max(0, from);

@@ -89,12 +89,12 @@ export function createBlockSequence(): BlockSequence {
 }
 
 /**
- * `open` run on to page `pageEnd`. Built as a literal of fixed fields rather than as `{ ...open, … }`: a spread copy
- * gets a hidden class of its own that V8 cannot share, so every group run on had a new one, and the layout code
- * that reads groups was compiled again and again for them (187 new classes a pass over freeculture.pdf).
+ * `open` run on to page `pageEnd`. Built as one literal of fixed fields rather than as `{ ...open, … }`: a spread
+ * copy gets a hidden class of its own that V8 cannot share, so every group run on had a new one, and the layout code
+ * that reads groups was compiled again and again for them.
  */
 function grown(open: PlacedGroup, group: LineGroup, pageEnd: number, breaks: readonly number[]): PlacedGroup {
-  return open.part === undefined ? { group, page: open.page, pageEnd, breaks } : { group, page: open.page, pageEnd, breaks, part: open.part };
+  return { group, page: open.page, pageEnd, breaks, part: open.part };
 }
 
 /** The header of a table group (its grid's header rows), for the parts that continue it. */

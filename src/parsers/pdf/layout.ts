@@ -372,10 +372,9 @@ function readHeading(page: PageReader, i: number, heading: HeadingAt): number {
       return end;
     }
   }
-  // Two literals rather than a spread copy with a title added: each has a hidden class V8 keeps and shares.
-  const title = heading.title;
-  const group: LineGroup = title === undefined ? { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth } : { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth, title };
-  addGroup(page, group, false);
+  // One literal, the title undefined when the font decided, rather than a spread copy with a title added: a hidden
+  // class V8 keeps and shares.
+  addGroup(page, { kind: 'heading', lines: lines.slice(i, end), depth: heading.depth, title: heading.title }, false);
   return end;
 }
 

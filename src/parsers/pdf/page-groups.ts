@@ -108,7 +108,7 @@ function readingOrder(body: readonly PdfLine[], page: PageContent, regions: Regi
 function asideGroups(peripheral: readonly PdfLine[], rotated: readonly PdfLine[], ctx: GroupingContext, regions: RegionCounter): LineGroup[] {
   const byTop = (a: PdfLine, b: PdfLine): number => b.y - a.y || a.x - b.x;
   const region = regions.next;
-  const aside = [...[...peripheral].sort(byTop).map((l) => ({ ...l, region })), ...[...rotated].sort(byTop).map((l) => ({ ...l, region: region + 1 }))];
+  const aside = [...[...peripheral].sort(byTop).map((l) => pdfLine({ ...l, region })), ...[...rotated].sort(byTop).map((l) => pdfLine({ ...l, region: region + 1 }))];
   regions.next += 2;
   if (aside.length === 0) return [];
   return layoutPage(aside, pageContext({ bodySize: ctx.bodySize, bodyFont: ctx.bodyFont, minFontDepth: NO_FONT_HEADINGS })).groups;

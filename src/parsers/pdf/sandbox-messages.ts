@@ -5,6 +5,7 @@
  */
 import type { OutlineEntry } from './headings.js';
 import type { PageFrame, PdfGraphics, PdfTextItem } from './types.js';
+import { textItem } from './shapes.js';
 
 /**
  * Most text runs taken from one page. A dense page (a directory, a map's labels) has a few thousand; past this a page
@@ -74,7 +75,7 @@ export function packItems(items: readonly PdfTextItem[]): PackedItems {
   return { strs, numbers, font, fonts, descents, flags };
 }
 
-/** The runs of a packed page, each with every field set (one hidden class: see `shapes.ts`). */
+/** The runs of a packed page, each made by `textItem` (one hidden class: see `shapes.ts`). */
 export function unpackItems(packed: PackedItems): PdfTextItem[] {
   const { strs, numbers, font, fonts, descents, flags } = packed;
   const out = new Array<PdfTextItem>(strs.length);
@@ -82,7 +83,7 @@ export function unpackItems(packed: PackedItems): PdfTextItem[] {
     const k = 6 * i;
     const angle = numbers[k + 5] as number;
     const descent = descents[font[i] as number] as number;
-    out[i] = {
+    out[i] = textItem({
       str: strs[i] as string,
       x: numbers[k] as number,
       y: numbers[k + 1] as number,
@@ -93,12 +94,9 @@ export function unpackItems(packed: PackedItems): PdfTextItem[] {
       hasEOL: ((flags[i] as number) & 1) !== 0,
       monospace: ((flags[i] as number) & 2) !== 0,
       angle: angle !== 0 ? angle : undefined,
-      bold: undefined,
       rtl: ((flags[i] as number) & 4) !== 0 ? true : undefined,
       descent: Number.isFinite(descent) ? descent : undefined,
-      glyphs: undefined,
-      glyphAngle: undefined,
-    };
+    });
   }
   return out;
 }
