@@ -10,6 +10,7 @@
  *                                                   # every paragraph start of one document (a file or a folder)
  *   npx tsx bench/edits.ts --every --parents ...     # and how many parents (`parents: true`) each edit changes
  *   npx tsx bench/edits.ts --every --worst 10 ...    # and the 10 edits that re-embed most (document, line, kind)
+ *   npx tsx bench/edits.ts --dry-run ...             # prints the section, leaves bench/RESULTS.md alone
  *
  * For each corpus Markdown document with a prose paragraph, `--edits` (20) single-paragraph edits are drawn with a
  * seeded generator (insert a sentence, delete a sentence, change a word; `support/edits.mjs`), the same for every
@@ -64,6 +65,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '256,512' },
     inputs: { type: 'string', default: 'corpus' },
     'no-langchain': { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
   },
 });
 const dists = values.dist ?? ['dist'];
@@ -151,5 +153,6 @@ writeResults(
   editsLine +
     '"Re-embedded" counts the chunks of the edited version whose embedded text no chunk of the version before had.\n\n' +
     sections.join('\n\n'),
+  { write: !values['dry-run'] },
 );
 if (worst.length > 0) console.log(`\nThe edits that re-embed most (--worst):\n\n${worst.join('\n\n')}`);

@@ -6,7 +6,7 @@
  * OCR (scans, and text in fonts without a usable Unicode mapping).
  *
  *     npx tsx bench/pdf-quality.ts             # writes its section of bench/RESULTS.md
- *     npx tsx bench/pdf-quality.ts --no-write  # prints it only
+ *     npx tsx bench/pdf-quality.ts --dry-run   # prints it only
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       'pages flagged as needing OCR.\n\n' +
       markdownTable(['file', 'pages', 'P', 'R', 'F1', 'tables', 'text in tables', 'rows matched / facts', 'OCR pages'], rows, ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'l', 'r']) +
       `\n\nFiles with a reference under F1 0.85: ${below.length === 0 ? 'none' : below.map((f) => `${f.file} (${f.f1.toFixed(2)})`).join(', ')}.`,
-    { write: !process.argv.includes('--no-write') },
+    { write: !process.argv.includes('--dry-run') },
   );
 }
 
