@@ -62,6 +62,23 @@ export function copyWith<T extends object, F extends object>(source: T, fields: 
   return Object.assign({}, source, fields);
 }
 
+/**
+ * Changes every field of `target` named in `changed` once, then sets each back to its own value. V8 takes a field
+ * that no store has changed yet for a constant, and a field that has only held objects of one hidden class for a
+ * field of that class (the first object a literal stores there; the literal's second run, which makes its
+ * boilerplate, widens it); code compiled on either is thrown away at the first store that breaks it. For objects
+ * made per document, that store can come documents later, in the middle of a pass whose code is compiled: over the
+ * corpus's small files, the batcher's `scanLines` was compiled again at the first fence, the first HTML block and
+ * the second batcher, the block scanner's functions at the first setext heading. Called once per process on an
+ * object made by the same literal as the ones that follow (they share its hidden class), it leaves nothing to
+ * break. `changed` holds, for each field, a value of another kind or class of object (`null` widens a class).
+ */
+export function settleFields<T extends object>(target: T, changed: { readonly [K in keyof T]?: unknown }): void {
+  const own = Object.assign({}, target);
+  Object.assign(target, changed);
+  Object.assign(target, own);
+}
+
 /** What a new list holds for a moment, so that its store is one of objects from the start (see `listOfObjects`). */
 const AN_OBJECT = {};
 

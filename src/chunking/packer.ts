@@ -11,7 +11,7 @@
  * packer's state (`Packer`), so that a test can run one alone.
  */
 import type { ChunkConfig } from '../config.js';
-import { copyWith, emptyInPlace, listOfObjects, takeAll, type Core } from '../core.js';
+import { copyWith, emptyInPlace, listOfObjects, settleFields, takeAll, type Core } from '../core.js';
 import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Block, HeadingContext } from '../types.js';
@@ -65,11 +65,22 @@ export interface Packer {
 /** Most spans emitted that a cut looks back at (they are also dropped once they cover a cut's window). */
 const RECENT_SPANS = 256;
 
+/** Whether a packer state's fields were widened (`createPackerState`): once per process. */
+let settled = false;
+
 /** A packer in its first state. */
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  return { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: listOfObjects(), recentValues: [], recentAdded: [], measured: { text: '', size: NOT_MEASURED } };
+  const packer: Packer = { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: listOfObjects(), recentValues: [], recentAdded: [], measured: { text: '', size: NOT_MEASURED } };
+  if (!settled) {
+    // The fields that hold objects widened once (`settleFields`): made again for the next document, the literals
+    // widened them, and the packing code compiled over the first document (`added`, `joinedAt`) was thrown away.
+    settled = true;
+    settleFields(cut, { sizer: null, measure: null, splitter: null });
+    settleFields(packer, { config: null, measure: null, cut: null, chunk: null, out: null, recent: null, recentValues: null, recentAdded: null, measured: null });
+  }
+  return packer;
 }
 
 /**

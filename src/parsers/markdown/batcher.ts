@@ -19,7 +19,7 @@
  * Cut points depend only on the text, never on how it was written, so the stream and the one-string parse give the
  * same batches.
  */
-import { listOfObjects } from '../../core.js';
+import { listOfObjects, settleFields } from '../../core.js';
 import { ChunkError } from '../../errors.js';
 import { countLineEndings } from '../../unicode/lines.js';
 import { boundaryAtOrAfter, isSpaceCode } from '../../unicode/segment-windows.js';
@@ -162,8 +162,27 @@ interface UnmarkedPlaces {
 
 /** Creates a batcher: `write(text)` returns the batches that are complete. */
 export function createMarkdownBatcher(options: BatcherOptions) {
+  const b = newBatcher(options);
+  return {
+    /** Adds decoded text; returns the batches that are complete. */
+    write(text: string): MarkdownBatch[] {
+      if (text.length === 0) return [];
+      b.buffer += text;
+      return scanLines(b, false);
+    },
+    /** Returns the last batches. */
+    end(): MarkdownBatch[] {
+      const out = scanLines(b, true);
+      if (b.buffer.length > 0) out.push(take(b, b.buffer.length, undefined));
+      return out;
+    },
+  };
+}
+
+/** A batcher before its first write. */
+function newBatcher(options: BatcherOptions): Batcher {
   const { batchSize, strict = false, lookaheadBatches = LOOKAHEAD_BATCHES } = options;
-  const b: Batcher = {
+  return {
     batchSize,
     maxBatchSize: Math.max(options.maxBatchSize, batchSize),
     strict,
@@ -178,20 +197,6 @@ export function createMarkdownBatcher(options: BatcherOptions) {
     chain: { levels: listOfObjects(), overflow: false },
     unmarked: { from: 0, to: 0 },
     bytesBefore: 0,
-  };
-  return {
-    /** Adds decoded text; returns the batches that are complete. */
-    write(text: string): MarkdownBatch[] {
-      if (text.length === 0) return [];
-      b.buffer += text;
-      return scanLines(b, false);
-    },
-    /** Returns the last batches. */
-    end(): MarkdownBatch[] {
-      const out = scanLines(b, true);
-      if (b.buffer.length > 0) out.push(take(b, b.buffer.length, undefined));
-      return out;
-    },
   };
 }
 
@@ -485,6 +490,30 @@ function initialState(): ScanState {
     blankAllowsCut: false,
   };
 }
+
+/**
+ * Every field of the scan state, and the object fields of a batcher, changed once when the module loads
+ * (`settleFields`): a document's first fence, HTML block or front matter, and the second batcher made, threw the
+ * compiled `scanLines` away, each in the middle of a pass over many small documents.
+ */
+settleFields(initialState(), {
+  first: false,
+  frontmatter: true,
+  fence: { char: BACKTICK, length: 3, open: '```', item: false },
+  htmlEnd: 1,
+  htmlOpen: '<div>',
+  htmlUntilBlank: true,
+  table: { header: '', delimiter: '' },
+  inList: true,
+  inQuote: true,
+  paragraphStart: 0,
+  paragraphEnd: 0,
+  bracketLine: true,
+  indentedCode: true,
+  previousBlank: true,
+  blankAllowsCut: true,
+});
+settleFields(newBatcher({ batchSize: 1, maxBatchSize: 1 }), { state: null, pending: null, chain: null, unmarked: null });
 
 /**
  * A copy of `s`, made field by field as `initialState` makes a state. A spread copy (`{ ...s }`) gets a map of its
