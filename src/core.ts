@@ -94,6 +94,22 @@ export function listOfObjects<T>(): T[] {
   return list;
 }
 
+/** What a new list of doubles holds for a moment (see `listOfDoubles`). */
+const A_DOUBLE = 0.5;
+
+/**
+ * An empty array whose store is already one of doubles (V8's `PACKED_DOUBLE_ELEMENTS`), for numbers that are not all
+ * small integers (`listOfObjects` says why a list should not change kind). The packer's place values (a strength
+ * times 2³² plus a hash) went into `[]`: the code that pushed them was compiled on a list of one kind, met a fresh
+ * list of the other in the next document ("lost precision or NaN" at the push), and was compiled again.
+ */
+export function listOfDoubles(): number[] {
+  const list = [A_DOUBLE];
+  list.pop();
+  return list;
+}
+
+
 /** Appends `items` to `target` without the argument-count limit of `push(...items)`. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) target.push(items[i] as T);

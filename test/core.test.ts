@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleFields } from '../src/core.js';
+import { listOfDoubles, settleFields } from '../src/core.js';
 
 describe('settleFields', () => {
   it('leaves every field with its own value, in its own order', () => {
@@ -13,5 +13,14 @@ describe('settleFields', () => {
     const target: { a: number; b?: number } = { a: 1 };
     settleFields(target, { a: 3 });
     expect(Object.keys(target)).toEqual(['a']);
+  });
+});
+
+describe('listOfDoubles', () => {
+  it('starts empty and keeps the numbers pushed, small integers and large ones alike', () => {
+    const list = listOfDoubles();
+    expect(list).toEqual([]);
+    list.push(3, 2 ** 40 + 7, 0.25);
+    expect(list).toEqual([3, 2 ** 40 + 7, 0.25]);
   });
 });

@@ -64,8 +64,11 @@ export function createChunkMeasure(config: ChunkConfig, sizer: Sizer, document?:
     }
     return measured.size;
   };
+  // Field by field, not `...base`: a literal that opens with a spread gets a hidden class of its own, and every
+  // document's measure had one, so the packing code that reads it (`addRecentSpans`) met a new class per document.
   return {
-    ...base,
+    size: base.size,
+    gap: base.gap,
     chunk(heading, prefix, text, suffix, dropBreadcrumb = false, known) {
       if (!config.contextualize) return { size: overhead + (known !== undefined && prefix === '' && suffix === '' ? known : framedSize(prefix + text + suffix)) };
       const embedText = joinEmbedText(breadcrumbLine(heading).line, prefix, text, suffix);

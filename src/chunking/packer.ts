@@ -11,7 +11,7 @@
  * packer's state (`Packer`), so that a test can run one alone.
  */
 import type { ChunkConfig } from '../config.js';
-import { copyWith, emptyInPlace, listOfObjects, settleFields, takeAll, type Core } from '../core.js';
+import { copyWith, emptyInPlace, listOfDoubles, listOfObjects, settleFields, takeAll, type Core } from '../core.js';
 import { sizeUpTo, type Sizer, type SpanSplitter } from '../protocols.js';
 import { textHash } from '../unicode/text-hash.js';
 import type { Block, HeadingContext } from '../types.js';
@@ -72,7 +72,7 @@ let settled = false;
 export function createPackerState(config: ChunkConfig, deps: PackerDeps): Packer {
   const { sizer, measure } = deps;
   const cut: CutContext = { sizer, measure, splitter: deps.splitter, preserveCode: config.preserveCode, preserveTables: config.preserveTables };
-  const packer: Packer = { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: listOfObjects(), recentValues: [], recentAdded: [], measured: { text: '', size: NOT_MEASURED } };
+  const packer: Packer = { config, measure, cut, chunk: createPendingChunk(measure), out: [], section: -1, trailing: '', recent: listOfObjects(), recentValues: listOfDoubles(), recentAdded: listOfDoubles(), measured: { text: '', size: NOT_MEASURED } };
   if (!settled) {
     // The fields that hold objects widened once (`settleFields`): made again for the next document, the literals
     // widened them, and the packing code compiled over the first document (`added`, `joinedAt`) was thrown away.
