@@ -104,10 +104,13 @@ const LETTER_UNITS = new Uint8Array(0x10000);
 
 /** Length in code units of the letter starting at `i` of `s` (1, or 2 for a letter past the BMP), or 0 when none does. */
 function letterAt(s: string, i: number): number {
+  // Past the end there is no letter. charCodeAt there gives NaN, which reads the same, but each place that met it
+  // threw its compiled caller away once (addWords deopted 'out of bounds' in each of three passes on tracemonkey.pdf).
+  if (i >= s.length) return 0;
   const c = s.charCodeAt(i);
   if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
   if (c >= 0xd800 && c <= 0xdbff) {
-    const next = s.charCodeAt(i + 1);
+    const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
     // A lone surrogate is no letter; a pair is one code point.
     return next >= 0xdc00 && next <= 0xdfff && LETTER.test(s.slice(i, i + 2)) ? 2 : 0;
   }
@@ -141,12 +144,12 @@ export function addWords(vocabulary: Set<string>, text: string): void {
     const start = i;
     let compound = false;
     i = pastLetters(lower, i);
-    while (lower.charCodeAt(i) === HYPHEN && letterAt(lower, i + 1) > 0) {
+    while (i < n && lower.charCodeAt(i) === HYPHEN && letterAt(lower, i + 1) > 0) {
       compound = true;
       i = pastLetters(lower, i + 1);
     }
     const end = i;
-    if (lower.charCodeAt(i) === HYPHEN) {
+    if (i < n && lower.charCodeAt(i) === HYPHEN) {
       // A piece hyphenated at the end of a line (or of the text) is no word.
       i++;
       if (i >= n || lower.charCodeAt(i) === 10) continue;

@@ -42,4 +42,12 @@ describe('wordsOf', () => {
   it('lower-cases words of two letters or more, keeps compounds whole, and skips a piece hyphenated at the end', () => {
     expect(wordsOf('The Über-cool a X9 café infor-')).toEqual(['the', 'über-cool', 'über', 'cool', 'café']);
   });
+
+  it('reads a word, a compound or a surrogate pair that ends the text, and no letter in a lone surrogate there', () => {
+    expect(wordsOf('x ab')).toEqual(['ab']);
+    expect(wordsOf('ab-cd')).toEqual(['ab-cd', 'ab', 'cd']);
+    expect(wordsOf('ab-')).toEqual([]);
+    expect(wordsOf('de\uD835')).toEqual(['de']);
+    expect(wordsOf('d\uD835\uDC00')).toEqual(['d\uD835\uDC00']);
+  });
 });
