@@ -133,27 +133,35 @@ interface DocumentKnowledge {
   learn(page: PageContent): void;
 }
 
+/**
+ * A class rather than an object of closures: `learn` runs for every page and `knows` for every word a line break
+ * may have cut, and closures made anew for each document were compiled anew for each (see `createFurnitureDetector`).
+ */
+class PagesLearned implements DocumentKnowledge {
+  readonly fonts: FontRegistry = createFontRegistry();
+  readonly pitch: PitchStats = createPitchStats();
+  readonly stats: FontStats = createFontStats();
+  readonly ranks: SizeRanks = createSizeRanks();
+  readonly furniture: FurnitureDetector;
+  readonly #vocabulary = new Set<string>();
+  readonly knows = (word: string): boolean => this.#vocabulary.has(word);
+
+  constructor(window: number) {
+    this.furniture = createFurnitureDetector({ window, minPages: FURNITURE_MIN_PAGES });
+  }
+
+  learn(page: PageContent): void {
+    this.furniture.record(page.number, furnitureCandidates(page.lines));
+    // Figure labels say nothing of the body's fonts.
+    for (const f of page.lines) if (f.figure !== true) this.stats.add(f);
+    const body = this.stats.bodySize();
+    for (const f of page.lines) if (f.figure !== true) this.ranks.add(f, body);
+    if (this.#vocabulary.size < VOCABULARY_CAP) addWords(this.#vocabulary, linesText(page.lines));
+  }
+}
+
 function createDocumentKnowledge(window: number): DocumentKnowledge {
-  const vocabulary = new Set<string>();
-  const stats = createFontStats();
-  const ranks = createSizeRanks();
-  const furniture = createFurnitureDetector({ window, minPages: FURNITURE_MIN_PAGES });
-  return {
-    fonts: createFontRegistry(),
-    pitch: createPitchStats(),
-    stats,
-    ranks,
-    furniture,
-    knows: (word) => vocabulary.has(word),
-    learn(page) {
-      furniture.record(page.number, furnitureCandidates(page.lines));
-      // Figure labels say nothing of the body's fonts.
-      for (const f of page.lines) if (f.figure !== true) stats.add(f);
-      const body = stats.bodySize();
-      for (const f of page.lines) if (f.figure !== true) ranks.add(f, body);
-      if (vocabulary.size < VOCABULARY_CAP) addWords(vocabulary, linesText(page.lines));
-    },
-  };
+  return new PagesLearned(window);
 }
 
 /**

@@ -41,30 +41,40 @@ export interface FontRegistry {
 /** Most font ids remembered; a document that loads more fonts than this keeps comparing the rest by id. */
 const MAX_FONTS = 10_000;
 
-/** Creates an empty registry. */
+/**
+ * Creates an empty registry. Its methods run for every run of text: a class, whose compiled methods serve every
+ * document, where closures made for each document were compiled again for each (see `createFurnitureDetector`).
+ */
 export function createFontRegistry(): FontRegistry {
-  const names = new Map<string, string>();
-  const faces = new Map<string, FontFace>();
-  return {
-    learn(known) {
-      if (known === undefined) return;
-      for (const [id, name] of Object.entries(known)) {
-        if (names.size >= MAX_FONTS) break;
-        names.set(id, name);
-        faces.delete(id);
-      }
-    },
-    named: (id) => names.has(id),
-    face(id) {
-      let face = faces.get(id);
-      if (face === undefined) {
-        const name = names.get(id);
-        face = name === undefined ? { key: id, bold: false, monospace: undefined } : { key: baseFontName(name), ...faceOf(name) };
-        if (faces.size < MAX_FONTS) faces.set(id, face);
-      }
-      return face;
-    },
-  };
+  return new NamedFontRegistry();
+}
+
+class NamedFontRegistry implements FontRegistry {
+  readonly #names = new Map<string, string>();
+  readonly #faces = new Map<string, FontFace>();
+
+  learn(known: Readonly<Record<string, string>> | undefined): void {
+    if (known === undefined) return;
+    for (const [id, name] of Object.entries(known)) {
+      if (this.#names.size >= MAX_FONTS) break;
+      this.#names.set(id, name);
+      this.#faces.delete(id);
+    }
+  }
+
+  named(id: string): boolean {
+    return this.#names.has(id);
+  }
+
+  face(id: string): FontFace {
+    let face = this.#faces.get(id);
+    if (face === undefined) {
+      const name = this.#names.get(id);
+      face = name === undefined ? { key: id, bold: false, monospace: undefined } : { key: baseFontName(name), ...faceOf(name) };
+      if (this.#faces.size < MAX_FONTS) this.#faces.set(id, face);
+    }
+    return face;
+  }
 }
 
 /** Two letters or more. */
@@ -90,27 +100,33 @@ export interface PitchStats {
  * run to run by some percent (capitals and digits against `i` and `l`), and justified lines vary more.
  */
 export function createPitchStats(): PitchStats {
-  const fonts = new Map<string, { min: number; max: number; runs: Set<string> }>();
-  return {
-    add(items) {
-      for (const item of items) {
-        const n = item.str.length;
-        // Digits are as wide as one another in most fonts (tabular figures): only runs with letters tell.
-        if (n < 3 || !(item.width > 0) || !(item.fontSize > 0) || (item.angle ?? 0) !== 0 || item.str.trim().length !== n || !LETTERS.test(item.str)) continue;
-        const advance = item.width / n / item.fontSize;
-        let font = fonts.get(item.fontName);
-        if (font === undefined) {
-          if (fonts.size >= MAX_PITCH_FONTS) continue;
-          fonts.set(item.fontName, (font = { min: advance, max: advance, runs: new Set() }));
-        }
-        font.min = Math.min(font.min, advance);
-        font.max = Math.max(font.max, advance);
-        if (font.runs.size < PITCH_RUNS) font.runs.add(item.str);
+  return new RunPitchStats();
+}
+
+/** A class for the reason `createFontRegistry` gives: `add` reads every run of every page. */
+class RunPitchStats implements PitchStats {
+  readonly #fonts = new Map<string, { min: number; max: number; runs: Set<string> }>();
+
+  add(items: readonly { readonly str: string; readonly width: number; readonly fontSize: number; readonly fontName: string; readonly angle?: number }[]): void {
+    const fonts = this.#fonts;
+    for (const item of items) {
+      const n = item.str.length;
+      // Digits are as wide as one another in most fonts (tabular figures): only runs with letters tell.
+      if (n < 3 || !(item.width > 0) || !(item.fontSize > 0) || (item.angle ?? 0) !== 0 || item.str.trim().length !== n || !LETTERS.test(item.str)) continue;
+      const advance = item.width / n / item.fontSize;
+      let font = fonts.get(item.fontName);
+      if (font === undefined) {
+        if (fonts.size >= MAX_PITCH_FONTS) continue;
+        fonts.set(item.fontName, (font = { min: advance, max: advance, runs: new Set() }));
       }
-    },
-    fixed(id) {
-      const font = fonts.get(id);
-      return font !== undefined && font.runs.size >= PITCH_RUNS && font.max <= font.min * (1 + PITCH_SPREAD);
-    },
-  };
+      font.min = Math.min(font.min, advance);
+      font.max = Math.max(font.max, advance);
+      if (font.runs.size < PITCH_RUNS) font.runs.add(item.str);
+    }
+  }
+
+  fixed(id: string): boolean {
+    const font = this.#fonts.get(id);
+    return font !== undefined && font.runs.size >= PITCH_RUNS && font.max <= font.min * (1 + PITCH_SPREAD);
+  }
 }

@@ -67,29 +67,45 @@ export interface FurnitureDetector {
   isFurniture(page: number, line: PdfLine): boolean;
 }
 
-/** Creates a furniture detector holding at most `2 * window + 1` pages of candidates. */
+/**
+ * Creates a furniture detector holding at most `2 * window + 1` pages of candidates. A class rather than an object
+ * of closures: its methods run for every line, and closures made anew for each document were compiled anew for each
+ * (node --trace-opt: isFurniture compiled again in each pass of readPdfBlocks over a book), where a method's code
+ * serves every document.
+ */
 export function createFurnitureDetector(options: FurnitureOptions): FurnitureDetector {
-  const pages = new Map<number, readonly FurnitureCandidate[]>();
-  return {
-    record(page, candidates) {
-      pages.set(page, candidates);
-    },
-    isFurniture(page, line) {
-      for (const p of pages.keys()) if (p < page - options.window) pages.delete(p);
-      // Only the page's own candidates can be furniture; most lines are not among them.
-      const own = pages.get(page)?.find((c) => c.text === line.text && Math.abs(c.y - line.y) < 0.5);
-      if (own === undefined) return false;
-      const key = own.key;
-      if (key.length === 0 && line.text.length > 12) return false;
-      // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that),
-      // nor does `Page 3`, `Page 3 of 20` there.
-      if ((key === '#' || key === 'page#' || key === 'page#of#') && own.alone) return true;
-      let seen = 1;
-      for (const [p, candidates] of pages) {
-        if (p === page || Math.abs(p - page) > options.window) continue;
-        if (candidates.some((c) => c.key === key && Math.abs(c.y - line.y) <= Y_TOLERANCE)) seen++;
-      }
-      return seen >= options.minPages;
-    },
-  };
+  return new WindowFurnitureDetector(options);
+}
+
+class WindowFurnitureDetector implements FurnitureDetector {
+  readonly #options: FurnitureOptions;
+  readonly #pages = new Map<number, readonly FurnitureCandidate[]>();
+
+  constructor(options: FurnitureOptions) {
+    this.#options = options;
+  }
+
+  record(page: number, candidates: readonly FurnitureCandidate[]): void {
+    this.#pages.set(page, candidates);
+  }
+
+  isFurniture(page: number, line: PdfLine): boolean {
+    const pages = this.#pages;
+    const window = this.#options.window;
+    for (const p of pages.keys()) if (p < page - window) pages.delete(p);
+    // Only the page's own candidates can be furniture; most lines are not among them.
+    const own = pages.get(page)?.find((c) => c.text === line.text && Math.abs(c.y - line.y) < 0.5);
+    if (own === undefined) return false;
+    const key = own.key;
+    if (key.length === 0 && line.text.length > 12) return false;
+    // A page number alone on its line at the top or bottom needs no evidence (a chapter's first page has only that),
+    // nor does `Page 3`, `Page 3 of 20` there.
+    if ((key === '#' || key === 'page#' || key === 'page#of#') && own.alone) return true;
+    let seen = 1;
+    for (const [p, candidates] of pages) {
+      if (p === page || Math.abs(p - page) > window) continue;
+      if (candidates.some((c) => c.key === key && Math.abs(c.y - line.y) <= Y_TOLERANCE)) seen++;
+    }
+    return seen >= this.#options.minPages;
+  }
 }

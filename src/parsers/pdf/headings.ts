@@ -59,22 +59,36 @@ function mostCharsFont(counts: FontCounts, body: number): string {
   return best;
 }
 
-/** Creates empty font statistics. */
+/**
+ * Creates empty font statistics. A class: `add` runs for every line, and closures made anew for each document were
+ * compiled anew for each (see `createFurnitureDetector`).
+ */
 export function createFontStats(): FontStats {
-  const all = emptyCounts();
-  const prose = emptyCounts();
-  const flow = (): FontCounts => (prose.chars > 0 && prose.chars >= PROSE_SHARE * all.chars ? prose : all);
-  return {
-    add(line) {
-      addCounts(all, line);
-      if (!line.monospace) addCounts(prose, line);
-    },
-    bodySize: () => mostCharsSize(flow()),
-    bodyFont() {
-      const counts = flow();
-      return mostCharsFont(counts, mostCharsSize(counts));
-    },
-  };
+  return new CharCountStats();
+}
+
+class CharCountStats implements FontStats {
+  readonly #all = emptyCounts();
+  readonly #prose = emptyCounts();
+
+  add(line: PdfLine): void {
+    addCounts(this.#all, line);
+    if (!line.monospace) addCounts(this.#prose, line);
+  }
+
+  bodySize(): number {
+    return mostCharsSize(this.#flow());
+  }
+
+  bodyFont(): string {
+    const counts = this.#flow();
+    return mostCharsFont(counts, mostCharsSize(counts));
+  }
+
+  #flow(): FontCounts {
+    const prose = this.#prose;
+    return prose.chars > 0 && prose.chars >= PROSE_SHARE * this.#all.chars ? prose : this.#all;
+  }
 }
 
 /** Font sizes are compared to half a point: 10.9 and 11.1 are one size. */
@@ -115,48 +129,55 @@ export interface SizeRanks {
 /** Most distinct heading sizes ranked; a document with more (a poster, a font sampler) ranks the rest as the last. */
 const MAX_RANKED_SIZES = 64;
 
-/** Creates empty size ranks. */
+/** Creates empty size ranks: a class, for the reason `createFontStats` gives. */
 export function createSizeRanks(): SizeRanks {
-  const seen = new Map<number, { numbered: number; plain: number }>();
-  const assigned = new Map<number, Depth>();
-  let body: Depth | null = null;
-  const larger = (size: number): number => {
+  return new SeenSizeRanks();
+}
+
+class SeenSizeRanks implements SizeRanks {
+  readonly #seen = new Map<number, { numbered: number; plain: number }>();
+  readonly #assigned = new Map<number, Depth>();
+  #body: Depth | null = null;
+
+  add(line: PdfLine, bodySize: number): void {
+    if (bodySize <= 0 || line.fontSize < 1.08 * bodySize || !isHeadingLike(line)) return;
+    const key = sizeKey(line.fontSize);
+    let entry = this.#seen.get(key);
+    if (entry === undefined) {
+      if (this.#seen.size >= MAX_RANKED_SIZES) return;
+      this.#seen.set(key, (entry = { numbered: 0, plain: 0 }));
+    }
+    if (numberingDepth(line.text) === null) entry.plain++;
+    else entry.numbered++;
+  }
+
+  depthOf(size: number): Depth {
+    const key = sizeKey(size);
+    let depth = this.#assigned.get(key);
+    if (depth === undefined) {
+      depth = Math.min(6, 1 + this.#larger(key)) as Depth;
+      this.#assigned.set(key, depth);
+    }
+    return depth;
+  }
+
+  bodyDepth(): Depth {
+    this.#body ??= Math.min(6, 1 + this.#seen.size) as Depth;
+    return this.#body;
+  }
+
+  titleOffset(size: number): 0 | 1 {
+    let top = -Infinity;
+    for (const s of this.#seen.keys()) top = Math.max(top, s);
+    const entry = this.#seen.get(top);
+    return entry !== undefined && entry.numbered === 0 && top > sizeKey(size) + 0.5 ? 1 : 0;
+  }
+
+  #larger(size: number): number {
     let n = 0;
-    for (const s of seen.keys()) if (s > size) n++;
+    for (const s of this.#seen.keys()) if (s > size) n++;
     return n;
-  };
-  return {
-    add(line, bodySize) {
-      if (bodySize <= 0 || line.fontSize < 1.08 * bodySize || !isHeadingLike(line)) return;
-      const key = sizeKey(line.fontSize);
-      let entry = seen.get(key);
-      if (entry === undefined) {
-        if (seen.size >= MAX_RANKED_SIZES) return;
-        seen.set(key, (entry = { numbered: 0, plain: 0 }));
-      }
-      if (numberingDepth(line.text) === null) entry.plain++;
-      else entry.numbered++;
-    },
-    depthOf(size) {
-      const key = sizeKey(size);
-      let depth = assigned.get(key);
-      if (depth === undefined) {
-        depth = Math.min(6, 1 + larger(key)) as Depth;
-        assigned.set(key, depth);
-      }
-      return depth;
-    },
-    bodyDepth() {
-      body ??= Math.min(6, 1 + seen.size) as Depth;
-      return body;
-    },
-    titleOffset(size) {
-      let top = -Infinity;
-      for (const s of seen.keys()) top = Math.max(top, s);
-      const entry = seen.get(top);
-      return entry !== undefined && entry.numbered === 0 && top > sizeKey(size) + 0.5 ? 1 : 0;
-    },
-  };
+  }
 }
 
 /** Two letters, wherever they are in a text. */

@@ -123,7 +123,8 @@ class PdfReading {
   readonly #session: PdfSession;
   readonly #config: ParseConfig;
   readonly #assembler: PdfAssembler;
-  readonly #stamp: (block: Block) => Block;
+  /** No block has come out yet: the first takes the document's title. */
+  #first = true;
   readonly #scanned: number[] = [];
   readonly #truncated: number[] = [];
   #next: Promise<SandboxPage> | null;
@@ -133,8 +134,6 @@ class PdfReading {
     this.#config = config;
     const assembler = createPdfAssembler({ outline: session.outline });
     this.#assembler = assembler;
-    // The first block comes once page 1 is laid out, so its cover title is known by then.
-    this.#stamp = titleStamp(() => authoredTitle(session.title) ?? assembler.coverTitle());
     this.#next = session.pages >= 1 ? session.page(1) : null;
   }
 
@@ -209,8 +208,16 @@ class PdfReading {
     throw error;
   }
 
+  /**
+   * Puts the document's title on the first block (`documentTitle`): the metadata title an author wrote, else the
+   * cover's, known by then since the first block comes once page 1 is laid out. A method rather than a closure made
+   * for each document, which the caller's compiled code took for another function at each new document.
+   */
   #stamped(blocks: Block[]): Block[] {
-    for (let i = 0; i < blocks.length; i++) blocks[i] = this.#stamp(blocks[i] as Block);
+    if (!this.#first || blocks.length === 0) return blocks;
+    this.#first = false;
+    const title = authoredTitle(this.#session.title) ?? this.#assembler.coverTitle();
+    if (title !== undefined) blocks[0] = { ...(blocks[0] as Block), documentTitle: title };
     return blocks;
   }
 }
@@ -240,16 +247,3 @@ function pageList(pages: readonly number[]): string {
   return pages.length > 10 ? `pages ${head}, …` : `page${pages.length === 1 ? '' : 's'} ${head}`;
 }
 
-/**
- * Puts the document's title on the first block given (`documentTitle`): the metadata title an author wrote, else the
- * cover's, read when that block comes; passes the others as they are.
- */
-function titleStamp(titleOf: () => string | undefined): (block: Block) => Block {
-  const state = { first: true };
-  return (block) => {
-    if (!state.first) return block;
-    state.first = false;
-    const title = titleOf();
-    return title === undefined ? block : { ...block, documentTitle: title };
-  };
-}
