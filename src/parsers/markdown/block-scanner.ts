@@ -994,6 +994,27 @@ class Scanner {
 
 
 
+/**
+ * The outline's node shapes, each made once when the module loads with its `position` changed (`settleFields`).
+ * They are remark's shapes too, field for field (what block mapping reads of both), and so share remark's hidden
+ * classes: remark makes a node with `position` undefined and sets it after, and the first node of a shape it did
+ * that to in the middle of a pass made `position` mutable there, which threw away the code compiled over the
+ * scanner's nodes (`nodeOf` and `spanOf` of blocks.ts, the scanner's `run`).
+ */
+const OUTLINE_SHAPES = [
+  { type: 'paragraph', children: [], position: undefined },
+  { type: 'heading', depth: 1, children: [], position: undefined },
+  { type: 'text', value: '', position: undefined },
+  { type: 'thematicBreak', position: undefined },
+  { type: 'table', align: [], children: [], position: undefined },
+  { type: 'math', meta: null, value: '', position: undefined },
+  { type: 'code', lang: null, meta: null, value: '', position: undefined },
+  { type: 'list', ordered: false, start: null, spread: false, children: [], position: undefined },
+  { type: 'listItem', spread: false, checked: null, children: [], position: undefined },
+  { type: 'definition', identifier: '', label: '', url: '', title: null, position: undefined },
+];
+for (const node of OUTLINE_SHAPES) settleFields(node, { position: { start: null, end: null } });
+
 /** Whether a quote holds `block`. */
 function insideQuote(block: Block): boolean {
   for (let up = block.parent; up !== null; up = up.parent) if (up.kind === 'blockquote') return true;
