@@ -108,9 +108,9 @@ const measured = (row: Row | undefined): Measure | undefined => (row?.outcome.ok
 function faster(kept: Outcome<Measure> | undefined, next: Outcome<Measure>): Outcome<Measure> {
   if (kept === undefined || !kept.ok) return next;
   if (!next.ok) return kept;
-  const best = next.report.seconds < kept.report.seconds ? next.report : kept.report;
-  const firsts = [kept.report.firstSeconds, next.report.firstSeconds].filter((s) => s !== undefined);
-  return { ...kept, report: { ...best, firstSeconds: firsts.length > 0 ? Math.min(...firsts) : undefined } };
+  const steadier = next.report.seconds < kept.report.seconds ? next : kept;
+  const [a, b] = [kept.report.firstSeconds, next.report.firstSeconds];
+  return { ...steadier, report: { ...steadier.report, firstSeconds: a === undefined || b === undefined ? (a ?? b) : Math.min(a, b) } };
 }
 
 /**
