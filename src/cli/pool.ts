@@ -35,17 +35,23 @@ function emptyResult(input: InputFile, error: unknown): FileResult {
   };
 }
 
-/** Runs files on this thread, one at a time, in the order they are given. */
-export function createInlineRunner(config: ProcessConfig, signal: AbortSignal): FileRunner {
-  const lane = { running: 0, tail: Promise.resolve() as Promise<unknown> };
+/**
+ * Files this thread runs at once when it is the only one chunking (`--jobs 1`). A PDF's pages come from its sandbox
+ * process, and this thread waits for each of them: a second file keeps it busy meanwhile (`bench/cli.ts` runs the
+ * corpus, PDFs and Markdown); two Markdown files at once take as long as one after the other. Beside worker threads
+ * this thread keeps to one file, so that a file it would take second goes to a worker that may be idle.
+ */
+export const FILES_AT_ONCE_ALONE = 2;
+
+/** Runs files on this thread, up to `filesAtOnce` at once, each started when it is given. */
+export function createInlineRunner(config: ProcessConfig, signal: AbortSignal, filesAtOnce = 1): FileRunner {
+  let running = 0;
   return {
     run(input, onBatch) {
-      lane.running++;
-      const result = lane.tail.then(() => processFile(input, config, onBatch, signal)).finally(() => lane.running--);
-      lane.tail = result.catch(() => {});
-      return result;
+      running++;
+      return processFile(input, config, onBatch, signal).finally(() => running--);
     },
-    ready: () => lane.running === 0,
+    ready: () => running < filesAtOnce,
     close: async () => {},
   };
 }
@@ -108,11 +114,11 @@ function runOnPool(pool: Piscina, input: InputFile, config: ProcessConfig, onBat
 
 /**
  * `jobs` threads: this one and, when `workers` is true and `jobs` > 1, `jobs - 1` worker threads. A file goes to
- * this thread when it is free (standard input always, waiting for it), else to the pool.
+ * this thread when it has room (standard input always, beside the file it runs), else to the pool.
  */
 export function createFileRunner(jobs: number, config: ProcessConfig, signal: AbortSignal, workers: boolean): FileRunner {
-  const inline = createInlineRunner(config, signal);
   const pool = workers && jobs > 1 ? createWorkerRunner(jobs - 1, config, signal) : undefined;
+  const inline = createInlineRunner(config, signal, pool === undefined ? FILES_AT_ONCE_ALONE : 1);
   return {
     run: (input, onBatch) => (pool === undefined || input.path === '-' || inline.ready() ? inline : pool).run(input, onBatch),
     ready: () => inline.ready() || pool?.ready() === true,
