@@ -41,7 +41,7 @@ function emptyResult(input: InputFile, error: unknown): FileResult {
  * corpus, PDFs and Markdown); two Markdown files at once take as long as one after the other. Beside worker threads
  * this thread keeps to one file, so that a file it would take second goes to a worker that may be idle.
  */
-export const FILES_AT_ONCE_ALONE = 2;
+const FILES_AT_ONCE_ALONE = 2;
 
 /** Runs files on this thread, up to `filesAtOnce` at once, each started when it is given. */
 export function createInlineRunner(config: ProcessConfig, signal: AbortSignal, filesAtOnce = 1): FileRunner {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileRunner, createInlineRunner, FILES_AT_ONCE_ALONE } from '../../src/cli/pool.js';
+import { createFileRunner, createInlineRunner } from '../../src/cli/pool.js';
 import type { InputFile } from '../../src/files/inputs.js';
 import { DEFAULT_BATCH_BYTES, type FileResult, type ProcessConfig } from '../../src/files/process-file.js';
 import { ROOT } from './support.js';
@@ -15,7 +15,6 @@ function sample(name: string, format: InputFile['format']): InputFile {
 
 describe('the file runner of this thread', () => {
   it('runs a second file while a PDF waits on its sandbox when it chunks alone (--jobs 1)', async () => {
-    expect(FILES_AT_ONCE_ALONE).toBe(2);
     const runner = createFileRunner(1, config, new AbortController().signal, true);
     const finished: string[] = [];
     const track = (input: InputFile): Promise<FileResult> =>
