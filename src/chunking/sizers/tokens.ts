@@ -109,9 +109,14 @@ function countTokensUpTo(text: string, limit: number, encoding: TokenEncoding): 
   const { preTokenEnd, pattern, cache, countPiece, longCache, singles, resume } = load(encoding);
   let total = 0;
   let at = 0;
-  if (resume !== undefined && text.length > resume.text.length && resume.text.length > 0 && text.startsWith(resume.text)) {
-    at = resume.at;
-    total = resume.before;
+  if (resume !== undefined) {
+    // Read before the test, not in its branch: a branch first taken after V8 optimized this function throws the
+    // optimized code away, and this function is compiled early and often.
+    const { at: resumeAt, before } = resume;
+    if (text.length > resume.text.length && resume.text.length > 0 && text.startsWith(resume.text)) {
+      at = resumeAt;
+      total = before;
+    }
   }
   // The pre-token of this text a count of a longer one may resume at: the last that starts at or before `place`.
   const place = resume === undefined ? -1 : resumePlace(text);

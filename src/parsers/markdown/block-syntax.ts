@@ -19,7 +19,8 @@ export const SPACE_OR_TAB = (c: number): boolean => c === SPACE || c === TAB;
  */
 export function afterIndent(line: string, from: number): number {
   let i = from;
-  while (i < from + 3 && line.charCodeAt(i) === SPACE) i++;
+  const to = Math.min(from + 3, line.length);
+  while (i < to && line.charCodeAt(i) === SPACE) i++;
   return i;
 }
 
@@ -42,7 +43,8 @@ const ATX_MAX_LEVEL = 6;
  */
 export function atxOpenLength(line: string, from: number): number {
   let at = from;
-  while (at - from <= ATX_MAX_LEVEL && line.charCodeAt(at) === HASH) at++;
+  const to = Math.min(from + ATX_MAX_LEVEL + 1, line.length);
+  while (at < to && line.charCodeAt(at) === HASH) at++;
   const length = at - from;
   if (length === 0 || length > ATX_MAX_LEVEL) return 0;
   return at === line.length || SPACE_OR_TAB(line.charCodeAt(at)) ? length : 0;
@@ -62,9 +64,9 @@ export function isSetextUnderline(line: string, from: number): boolean {
   const c = line.charCodeAt(from);
   if (c !== EQUALS && c !== DASH) return false;
   let at = from + 1;
-  while (line.charCodeAt(at) === c) at++;
-  while (SPACE_OR_TAB(line.charCodeAt(at))) at++;
-  if (line.charCodeAt(at) === CR) at++;
+  while (at < line.length && line.charCodeAt(at) === c) at++;
+  while (at < line.length && SPACE_OR_TAB(line.charCodeAt(at))) at++;
+  if (at < line.length && line.charCodeAt(at) === CR) at++;
   return at === line.length;
 }
 
