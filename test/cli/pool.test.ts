@@ -35,7 +35,7 @@ describe('the file runner of this thread', () => {
     await runner.close();
   });
 
-  it('keeps to one file at a time beside worker threads, so that the idle workers get the next', async () => {
+  it('runs one file at a time unless given more (what the file runner gives it beside worker threads)', async () => {
     const runner = createInlineRunner(config, new AbortController().signal);
     const running = runner.run(sample('guide.md', 'markdown'), async () => {});
     expect(runner.ready()).toBe(false);
